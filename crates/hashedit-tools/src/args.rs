@@ -1,0 +1,117 @@
+//! Tool arguments: the JSON shapes of reference-rho.md §3–§7 and §9.
+//!
+//! These structs are the single source of the tools' input schemas (via
+//! `schemars`) for the MCP server, and the CLI fills them from its flags.
+//! Field names, types and requiredness match Rho's tools so a harness can
+//! swap one for the other.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+/// `read_file` arguments.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+pub struct ReadFileArgs {
+    /// File to read: relative to the workspace root, or absolute inside it.
+    pub path: String,
+    /// First line to show (1-based); the tag still covers the whole file.
+    #[schemars(range(min = 1))]
+    pub offset: Option<usize>,
+    /// Most lines to show.
+    #[schemars(range(min = 1))]
+    pub limit: Option<usize>,
+}
+
+/// `grep` arguments.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+pub struct GrepArgs {
+    /// Regular expression (Rust regex syntax), or a literal with `literal`.
+    pub pattern: String,
+    /// Directory or file to search; the workspace root by default.
+    pub path: Option<String>,
+    /// Only search files whose path (relative to `path`) matches this glob.
+    pub glob: Option<String>,
+    /// Treat `pattern` as literal text.
+    pub literal: Option<bool>,
+    /// Match case exactly (default true).
+    pub case_sensitive: Option<bool>,
+    /// Also search hidden files and directories.
+    pub include_hidden: Option<bool>,
+    /// Cap on results: matching lines in content mode, files otherwise
+    /// (default 200, at most 1000).
+    #[schemars(range(min = 1))]
+    pub max_results: Option<usize>,
+    /// Cap on matching lines shown per file (default 10, at most 100).
+    #[schemars(range(min = 1))]
+    pub max_per_file: Option<usize>,
+    /// `content` (default), `files_with_matches` or `count`.
+    pub output_mode: Option<OutputMode>,
+}
+
+/// How grep reports matches.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OutputMode {
+    /// `[path#TAG]` headers and `N | text` rows.
+    #[default]
+    Content,
+    /// One path per matching file.
+    FilesWithMatches,
+    /// `path:count` per matching file.
+    Count,
+}
+
+impl std::str::FromStr for OutputMode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "content" => Ok(OutputMode::Content),
+            "files_with_matches" => Ok(OutputMode::FilesWithMatches),
+            "count" => Ok(OutputMode::Count),
+            other => Err(format!(
+                "unknown output_mode '{other}': use content, files_with_matches or count"
+            )),
+        }
+    }
+}
+
+/// `glob` arguments.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+pub struct GlobArgs {
+    /// Glob pattern; one without `/` matches at any depth (`*.rs`).
+    pub pattern: String,
+    /// Directory to search; the workspace root by default.
+    pub path: Option<String>,
+    /// Also list hidden files and directories.
+    pub include_hidden: Option<bool>,
+    /// Cap on paths listed (default 200, at most 1000).
+    #[schemars(range(min = 1))]
+    pub max_results: Option<usize>,
+}
+
+/// `list_dir` arguments.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+pub struct ListDirArgs {
+    /// Directory to list, relative to the workspace root or absolute inside it.
+    pub path: String,
+}
+
+/// `write` arguments.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+pub struct WriteArgs {
+    /// File to create or replace.
+    pub path: String,
+    /// The complete new content, written byte for byte.
+    pub content: String,
+    /// Optional snapshot tag of the file being replaced: the write is
+    /// refused if the live file no longer has this tag.
+    pub tag: Option<String>,
+}
+
+/// `edit` arguments.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EditArgs {
+    /// The edit document: `[path#TAG]` sections of PUT/CUT ops.
+    pub input: String,
+}

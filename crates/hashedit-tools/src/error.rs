@@ -1,0 +1,143 @@
+//! Tool errors: a kind for programs, a message for the model.
+//!
+//! Every failure of a tool is a [`ToolError`]. Its [`ErrorKind`] is stable
+//! and machine-readable (the CLI's `--json` output and the MCP structured
+//! content carry it); its message is the exact text the model sees, in our
+//! own words, saying what went wrong and what to do next.
+
+use std::fmt;
+
+/// What kind of failure a tool reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// Arguments that do not fit the tool's schema (bad offset, bad regex…).
+    InvalidArguments,
+    /// The edit document does not parse.
+    ParseError,
+    /// The section's snapshot tag does not match the live file.
+    StaleTag,
+    /// An op names a line outside the file.
+    LineOutOfRange,
+    /// Two ops claim the same lines, or an insert sits inside a span.
+    OverlappingOps,
+    /// One document names the same file twice.
+    DuplicatePath,
+    /// The path does not exist.
+    NotFound,
+    /// The operating system refused access.
+    PermissionDenied,
+    /// The path leaves the workspace root (`..`, absolute, or a symlink).
+    PathOutsideWorkspace,
+    /// The file is not valid UTF-8.
+    NotUtf8,
+    /// The file is binary (NUL bytes, archives, images for edit).
+    Binary,
+    /// The file is text in another encoding (UTF-16/32).
+    UnsupportedEncoding,
+    /// The path is a directory, FIFO, socket or device where a regular file
+    /// was expected (or a file where a directory was expected).
+    NotARegularFile,
+    /// The file is larger than the operation allows.
+    TooLarge,
+    /// Another writer held the file's lock for too long.
+    LockTimeout,
+    /// The file changed between planning and commit, or the path was
+    /// replaced; nothing was written.
+    Conflict,
+    /// `write` content that looks like pasted read output.
+    LooksLikeReadOutput,
+    /// Any other I/O failure.
+    Io,
+}
+
+impl ErrorKind {
+    /// The kind's snake_case name, as serialised.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::InvalidArguments => "invalid_arguments",
+            ErrorKind::ParseError => "parse_error",
+            ErrorKind::StaleTag => "stale_tag",
+            ErrorKind::LineOutOfRange => "line_out_of_range",
+            ErrorKind::OverlappingOps => "overlapping_ops",
+            ErrorKind::DuplicatePath => "duplicate_path",
+            ErrorKind::NotFound => "not_found",
+            ErrorKind::PermissionDenied => "permission_denied",
+            ErrorKind::PathOutsideWorkspace => "path_outside_workspace",
+            ErrorKind::NotUtf8 => "not_utf8",
+            ErrorKind::Binary => "binary",
+            ErrorKind::UnsupportedEncoding => "unsupported_encoding",
+            ErrorKind::NotARegularFile => "not_a_regular_file",
+            ErrorKind::TooLarge => "too_large",
+            ErrorKind::LockTimeout => "lock_timeout",
+            ErrorKind::Conflict => "conflict",
+            ErrorKind::LooksLikeReadOutput => "looks_like_read_output",
+            ErrorKind::Io => "io",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A failed tool call: nothing was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolError {
+    /// Machine-readable kind.
+    pub kind: ErrorKind,
+    /// The model-facing message (never truncated: it may carry a live
+    /// snapshot the model must copy).
+    pub message: String,
+}
+
+impl ToolError {
+    /// An error of `kind` with `message`.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> ToolError {
+        ToolError {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    /// Maps an I/O error on `display` (a workspace-relative path) while
+    /// doing `action` (e.g. "read", "write") to a kind and message.
+    pub fn io(action: &str, display: &str, error: &std::io::Error) -> ToolError {
+        use std::io::ErrorKind as K;
+        let kind = match error.kind() {
+            K::NotFound => ErrorKind::NotFound,
+            K::PermissionDenied | K::ReadOnlyFilesystem => ErrorKind::PermissionDenied,
+            K::IsADirectory | K::NotADirectory => ErrorKind::NotARegularFile,
+            K::FileTooLarge => ErrorKind::TooLarge,
+            _ => ErrorKind::Io,
+        };
+        let hint = match kind {
+            ErrorKind::NotFound => "; check the path with glob or list_dir",
+            ErrorKind::PermissionDenied => "; the file's permissions do not allow this",
+            _ => "",
+        };
+        ToolError::new(kind, format!("cannot {action} {display}: {}{hint}", os_message(error)))
+    }
+}
+
+/// An I/O error's text without Rust's " (os error N)" suffix.
+pub fn os_message(error: &std::io::Error) -> String {
+    let text = error.to_string();
+    match text.rfind(" (os error ") {
+        Some(at) if text.ends_with(')') => text[..at].to_string(),
+        _ => text,
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ToolError {}
+
+/// Result of a tool call.
+pub type ToolResult<T> = Result<T, ToolError>;

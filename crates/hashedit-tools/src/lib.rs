@@ -1,0 +1,14 @@
+//! # hashedit-tools
+//!
+//! The six hashline tools over a workspace: `read_file`, `grep`, `glob`,
+//! `list_dir`, `write` and `edit`. All file I/O of hashedit lives here:
+//! workspace confinement, bounded reads, special-file refusal, per-file
+//! locks, atomic replacement and the all-or-nothing multi-file commit.
+//! Formats and rules come from the pure `hashline` crate.
+
+pub mod args;
+pub mod error;
+pub mod outcome;
+
+pub use error::{ErrorKind, ToolError, ToolResult};
+pub use outcome::Outcome;

@@ -1,0 +1,41 @@
+//! # hashline
+//!
+//! The core of hashedit: the *hashline* edit format, pure and free of I/O.
+//!
+//! A model reads a file as numbered rows under a `[path#TAG]` header, where
+//! TAG is a 4-hex fingerprint of the whole file ([`tag`]). It edits by
+//! sending a document of `PUT`/`CUT` ops against the original line numbers
+//! ([`document`], [`parse`]). Each section is checked against the live
+//! file's tag, validated and applied in one pass ([`plan`], [`edit`]), and
+//! answered with a post-edit preview or, on failure, a live snapshot
+//! ([`view`]).
+//!
+//! Everything here works on bytes and strings handed in by the caller; the
+//! `hashedit-tools` crate owns files, locks and the workspace.
+//!
+//! ```
+//! use hashline::{parse::parse, tag::TagScheme, text::Text, edit::edit_section};
+//!
+//! let bytes = b"one\ntwo\nthree\n";
+//! let text = Text::decode(bytes).unwrap();
+//! let tag = TagScheme::Rho.tag_of(bytes);
+//! let doc = parse(&format!("[a.txt#{tag}]\nPUT 2:\n+TWO\n")).unwrap();
+//! let edit = edit_section(&doc.sections[0], "a.txt", &text, bytes, TagScheme::Rho).unwrap();
+//! assert_eq!(edit.bytes, b"one\nTWO\nthree\n");
+//! assert!(edit.preview.contains("2:TWO"));
+//! ```
+
+pub mod diff;
+pub mod document;
+pub mod edit;
+pub mod parse;
+pub mod plan;
+pub mod scan;
+pub mod tag;
+pub mod text;
+pub mod truncate;
+pub mod view;
+
+pub use document::{Document, InsertAt, LineRange, Op, OpKind, Section, Warning};
+pub use tag::{SnapshotTag, TagHasher, TagScheme};
+pub use text::{DecodeError, Ending, Text};

@@ -1,0 +1,403 @@
+//! Planning and applying one section's ops to a file's text.
+//!
+//! [`plan`] validates the ops against the original numbering (reference-rho.md
+//! §8.1 step 4) and sorts them into spans and gap inserts; [`Plan::apply`]
+//! then walks the original lines once, emitting for each line its
+//! before-rows, the replacement (or nothing, or the line itself) and its
+//! after-rows, then the end-of-file rows: O(lines + ops · log ops).
+//!
+//! Where we differ from Rho (product.md §3 items 1, 2 and 7):
+//! * untouched lines keep their own endings byte for byte; a new row takes
+//!   the ending of the line it replaces, else of its neighbour, else the
+//!   file's dominant one; the final-newline state is kept;
+//! * a BOM stays at byte 0 whatever happens to line 1;
+//! * `PUT >E:` on the last line of a replaced span is allowed: its rows
+//!   follow the replacement.
+
+use std::fmt;
+
+use crate::document::{InsertAt, LineRange, Op, OpKind};
+use crate::text::{Ending, Text, UTF8_BOM};
+use crate::view::{STRUCTURAL_SPAN_LINES, plural};
+
+/// Why a section's ops cannot apply to the file; nothing is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlanError {
+    /// A line outside the file (reference-rho.md §8.1: out of range).
+    OutOfRange {
+        /// The op at fault.
+        op: OpRef,
+        /// The line it names.
+        line: usize,
+        /// Lines in the file.
+        total: usize,
+    },
+    /// A span on an empty file.
+    EmptyFile {
+        /// The op at fault.
+        op: OpRef,
+    },
+    /// `>N` or `<N` (N > 1) on an empty file.
+    InsertIntoEmpty {
+        /// The op at fault.
+        op: OpRef,
+    },
+    /// Two spans share lines.
+    Overlap {
+        /// The earlier span (by start line).
+        first: OpRef,
+        /// The span that overlaps it.
+        second: OpRef,
+    },
+    /// An insert whose gap lies inside a replaced or deleted span.
+    InsertInsideSpan {
+        /// The insert.
+        insert: OpRef,
+        /// The span around its gap.
+        span: OpRef,
+        /// The span's lines.
+        range: LineRange,
+    },
+}
+
+/// An op as errors name it: its document line and canonical header.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpRef {
+    /// 1-based document line of the op header.
+    pub line: usize,
+    /// The op's canonical header, e.g. `PUT 2.=4:`.
+    pub header: String,
+}
+
+impl OpRef {
+    fn of(op: &Op) -> OpRef {
+        OpRef {
+            line: op.line,
+            header: op.kind.canonical_header(),
+        }
+    }
+}
+
+impl fmt::Display for OpRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (document line {})", self.header, self.line)
+    }
+}
+
+impl fmt::Display for PlanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlanError::OutOfRange { op, line, total } => write!(
+                f,
+                "{op} names line {line}, but the file has {total} {}; copy line numbers from the snapshot below",
+                plural(*total, "line", "lines")
+            ),
+            PlanError::EmptyFile { op } => write!(
+                f,
+                "{op} replaces or deletes lines, but the file is empty; add rows with PUT <1: or PUT >$:"
+            ),
+            PlanError::InsertIntoEmpty { op } => write!(
+                f,
+                "{op} anchors on a line, but the file is empty; add rows with PUT <1: or PUT >$:"
+            ),
+            PlanError::Overlap { first, second } => write!(
+                f,
+                "{second} overlaps {first}; each line may be replaced or deleted by one op only, so merge them into one op"
+            ),
+            PlanError::InsertInsideSpan {
+                insert,
+                span,
+                range,
+            } => write!(
+                f,
+                "{insert} inserts inside {span}, which removes lines {}-{}; anchor the insert at <{} or >{}, or put its rows in that body",
+                range.start, range.end, range.start, range.end
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PlanError {}
+
+/// A validated section, ready to apply to the text it was planned on.
+#[derive(Debug)]
+pub struct Plan<'d> {
+    /// Spans sorted by start line.
+    spans: Vec<(LineRange, &'d Op)>,
+    /// Inserts sorted by (gap, order class, document order).
+    inserts: Vec<(GapKey, &'d Op)>,
+    structural: bool,
+}
+
+/// Sort key of an insert: the gap (rows go after original line `gap`),
+/// then `After(gap)` before `Before(gap + 1)` before `>$`, then document
+/// order (the sort is stable).
+type GapKey = (usize, u8);
+
+/// The result of applying a plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Applied {
+    /// The new file bytes.
+    pub bytes: Vec<u8>,
+    /// Post-edit line numbers to focus a preview on: every inserted or
+    /// replacement row, and the neighbours of each pure deletion.
+    pub focus: Vec<usize>,
+    /// True when one span covers ≥ [`STRUCTURAL_SPAN_LINES`] original lines.
+    pub structural: bool,
+}
+
+/// Validates `ops` against `text` (original numbering).
+///
+/// Errors: the first [`PlanError`] found, checking ops in document order
+/// for range problems, then spans by start line for overlaps, then inserts.
+pub fn plan<'d>(ops: &'d [Op], text: &Text) -> Result<Plan<'d>, PlanError> {
+    let total = text.line_count();
+    let mut spans = Vec::new();
+    let mut inserts = Vec::new();
+    for op in ops {
+        match &op.kind {
+            OpKind::Replace { range, .. } | OpKind::Delete { range } => {
+                if total == 0 {
+                    return Err(PlanError::EmptyFile { op: OpRef::of(op) });
+                }
+                if range.end > total {
+                    return Err(PlanError::OutOfRange {
+                        op: OpRef::of(op),
+                        line: range.end,
+                        total,
+                    });
+                }
+                spans.push((*range, op));
+            }
+            OpKind::Insert { at, .. } => {
+                let key = match *at {
+                    InsertAt::End => (total, 2),
+                    InsertAt::Before(1) if total == 0 => (0, 2),
+                    InsertAt::Before(_) | InsertAt::After(_) if total == 0 => {
+                        return Err(PlanError::InsertIntoEmpty { op: OpRef::of(op) });
+                    }
+                    InsertAt::Before(n) | InsertAt::After(n) if n > total => {
+                        return Err(PlanError::OutOfRange {
+                            op: OpRef::of(op),
+                            line: n,
+                            total,
+                        });
+                    }
+                    InsertAt::Before(n) => (n - 1, 1),
+                    InsertAt::After(n) => (n, 0),
+                };
+                inserts.push((key, op));
+            }
+        }
+    }
+    spans.sort_by_key(|(range, _)| range.start);
+    for pair in spans.windows(2) {
+        let (earlier, first) = pair[0];
+        let (later, second) = pair[1];
+        if later.start <= earlier.end {
+            return Err(PlanError::Overlap {
+                first: OpRef::of(first),
+                second: OpRef::of(second),
+            });
+        }
+    }
+    inserts.sort_by_key(|(key, _)| *key);
+    for &(key, insert) in &inserts {
+        // Gap g lies between lines g and g + 1; a span s..=e removes the
+        // gaps s..e (exclusive of the edges s - 1 and e).
+        let gap = key.0;
+        let index = spans.partition_point(|(range, _)| range.start <= gap);
+        if index > 0 {
+            let (range, span) = spans[index - 1];
+            if gap >= range.start && gap < range.end {
+                return Err(PlanError::InsertInsideSpan {
+                    insert: OpRef::of(insert),
+                    span: OpRef::of(span),
+                    range,
+                });
+            }
+        }
+    }
+    let structural = spans
+        .iter()
+        .any(|(range, _)| range.len() >= STRUCTURAL_SPAN_LINES);
+    Ok(Plan {
+        spans,
+        inserts,
+        structural,
+    })
+}
+
+/// Writes rows and resolves their endings as they go.
+struct Emitter<'t> {
+    out: Vec<u8>,
+    /// Ending of the last written row, held back until we know whether that
+    /// row is the last one.
+    pending: Option<Option<Ending>>,
+    /// Most recent line-separating ending written.
+    last_separator: Option<Ending>,
+    fallback: Ending,
+    rows: usize,
+    text: &'t Text,
+}
+
+impl Emitter<'_> {
+    /// Appends a row; `ending` is its preferred ending (`None`: inherit).
+    fn row(&mut self, content: &str, ending: Option<Ending>) {
+        self.flush_pending();
+        self.out.extend_from_slice(content.as_bytes());
+        self.pending = Some(ending);
+        self.rows += 1;
+    }
+
+    fn flush_pending(&mut self) {
+        if let Some(ending) = self.pending.take() {
+            let ending = match ending {
+                Some(e) if e.separates_lines() => e,
+                _ => self.last_separator.unwrap_or(self.fallback),
+            };
+            self.last_separator = Some(ending);
+            self.out.extend_from_slice(ending.as_str().as_bytes());
+        }
+    }
+
+    fn finish(mut self) -> Vec<u8> {
+        if let Some(ending) = self.pending.take() {
+            if self.text.ends_with_newline() {
+                let original_last = (self.text.line_count() > 0)
+                    .then(|| self.text.ending(self.text.line_count()));
+                let ending = match ending {
+                    Some(e) if e != Ending::None => e,
+                    _ => match original_last {
+                        Some(e) if e != Ending::None => e,
+                        _ => self.last_separator.unwrap_or(self.fallback),
+                    },
+                };
+                self.out.extend_from_slice(ending.as_str().as_bytes());
+            }
+        }
+        self.out
+    }
+}
+
+fn separating(ending: Ending) -> Option<Ending> {
+    ending.separates_lines().then_some(ending)
+}
+
+impl Plan<'_> {
+    /// True when a span covers ≥ [`STRUCTURAL_SPAN_LINES`] original lines.
+    pub fn is_structural(&self) -> bool {
+        self.structural
+    }
+
+    /// Applies the plan to the text it was validated against.
+    pub fn apply(&self, text: &Text) -> Applied {
+        let total = text.line_count();
+        let mut emit = Emitter {
+            out: Vec::with_capacity(text.body().len() + 64),
+            pending: None,
+            last_separator: None,
+            fallback: text.dominant_ending(),
+            rows: 0,
+            text,
+        };
+        if text.has_bom() {
+            emit.out.extend_from_slice(UTF8_BOM);
+        }
+        let mut focus = Vec::new();
+        let mut inserts = self.inserts.iter().peekable();
+        let mut spans = self.spans.iter().peekable();
+        // Rows inserted at gap `gap` (after original line `gap`).
+        let mut emit_gap = |emit: &mut Emitter, gap: usize, focus: &mut Vec<usize>| {
+            while let Some(&&((g, _), op)) = inserts.peek() {
+                if g != gap {
+                    break;
+                }
+                inserts.next();
+                if let OpKind::Insert { at, body } = &op.kind {
+                    let anchor = match *at {
+                        InsertAt::Before(n) | InsertAt::After(n) => n,
+                        InsertAt::End => total,
+                    };
+                    let ending = (anchor >= 1).then(|| text.ending(anchor)).and_then(separating);
+                    for row in body {
+                        emit.row(row, ending);
+                        focus.push(emit.rows);
+                    }
+                }
+            }
+        };
+        emit_gap(&mut emit, 0, &mut focus);
+        let mut line = 1;
+        while line <= total {
+            match spans.peek() {
+                Some(&&(range, op)) if range.start == line => {
+                    spans.next();
+                    match &op.kind {
+                        OpKind::Replace { body, .. } => {
+                            let last = body.len() - 1;
+                            for (j, row) in body.iter().enumerate() {
+                                let source = if j == last {
+                                    Some(text.ending(range.end))
+                                } else if range.start + j < range.end {
+                                    separating(text.ending(range.start + j))
+                                } else {
+                                    separating(text.ending(range.end))
+                                };
+                                emit.row(row, source);
+                                focus.push(emit.rows);
+                            }
+                        }
+                        OpKind::Delete { .. } | OpKind::Insert { .. } => {
+                            // Focus the rows either side of the gap.
+                            if emit.rows > 0 {
+                                focus.push(emit.rows);
+                            }
+                            focus.push(emit.rows + 1);
+                        }
+                    }
+                    line = range.end;
+                }
+                _ => emit.row(text.line(line), Some(text.ending(line))),
+            }
+            emit_gap(&mut emit, line, &mut focus);
+            line += 1;
+        }
+        let bytes = emit.finish();
+        Applied {
+            bytes,
+            focus,
+            structural: self.structural,
+        }
+    }
+}
+
+/// The one-line summary of a section's ops, in document order, joined by
+/// `; ` (shapes and counts as reference-rho.md §8.3), e.g.
+/// `PUT 2.=5: (4 → 2 lines); CUT 9 (1 line); PUT >$: (+1 line)`.
+pub fn summarize(ops: &[Op]) -> String {
+    ops.iter()
+        .map(|op| match &op.kind {
+            OpKind::Replace { range, body } => format!(
+                "PUT {}: ({} → {} {})",
+                range.canonical(),
+                range.len(),
+                body.len(),
+                plural(body.len(), "line", "lines")
+            ),
+            OpKind::Delete { range } => format!(
+                "CUT {} ({} {})",
+                range.canonical(),
+                range.len(),
+                plural(range.len(), "line", "lines")
+            ),
+            OpKind::Insert { at, body } => format!(
+                "PUT {}: (+{} {})",
+                at.canonical(),
+                body.len(),
+                plural(body.len(), "line", "lines")
+            ),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}

@@ -1,0 +1,490 @@
+//! Snapshot tags: the 4-hex whole-file fingerprints in `[path#TAG]` headers.
+//!
+//! A tag is the low 16 bits of a 32-bit hash of the whole file, normalised so
+//! that trailing whitespace does not matter. Two schemes exist (product.md §2):
+//!
+//! * [`TagScheme::Rho`] (default): FNV-1a 32 over the raw bytes split at every
+//!   `\n`, each piece stripped of trailing space, tab and CR, pieces joined by
+//!   `\n` (reference-rho.md §1). A BOM is hashed like any other byte.
+//! * [`TagScheme::Omp`]: xxHash32 (seed 0) over the text with a leading BOM
+//!   removed, CRLF and lone CR turned into LF, and trailing space/tab removed
+//!   before every LF and at the end (reference-omp.md §1.3).
+//!
+//! [`TagHasher`] is push-based: feed any chunking of the bytes and the tag is
+//! the same as hashing them in one piece, so callers can fingerprint files of
+//! any size in bounded memory.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// Which fingerprint algorithm mints snapshot tags (product.md §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum TagScheme {
+    /// Rho's scheme: FNV-1a 32 over whitespace-trimmed raw lines.
+    #[default]
+    Rho,
+    /// oh-my-pi's scheme: xxHash32 over BOM-less, LF-normalised, trimmed text.
+    Omp,
+}
+
+impl TagScheme {
+    /// The scheme's name as used on the command line (`rho` or `omp`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TagScheme::Rho => "rho",
+            TagScheme::Omp => "omp",
+        }
+    }
+
+    /// Fingerprints `bytes` in one call; equal to feeding a [`TagHasher`].
+    pub fn tag_of(self, bytes: &[u8]) -> SnapshotTag {
+        let mut hasher = TagHasher::new(self);
+        hasher.update(bytes);
+        hasher.finish()
+    }
+}
+
+impl FromStr for TagScheme {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "rho" => Ok(TagScheme::Rho),
+            "omp" => Ok(TagScheme::Omp),
+            other => Err(format!(
+                "unknown tag scheme '{other}': choose 'rho' or 'omp'"
+            )),
+        }
+    }
+}
+
+/// A 16-bit snapshot tag, shown as 4 uppercase hex digits (`{:04X}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SnapshotTag(pub u16);
+
+impl SnapshotTag {
+    /// Parses exactly four ASCII hex digits in either case.
+    ///
+    /// Returns `None` for any other length or character, so `"ABC"`,
+    /// `"ABCDE"` and `"12G4"` are all rejected.
+    pub fn parse(text: &str) -> Option<SnapshotTag> {
+        if text.len() != 4 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        u16::from_str_radix(text, 16).ok().map(SnapshotTag)
+    }
+}
+
+impl fmt::Display for SnapshotTag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:04X}", self.0)
+    }
+}
+
+impl FromStr for SnapshotTag {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        SnapshotTag::parse(s).ok_or_else(|| format!("a snapshot tag is 4 hex digits, got '{s}'"))
+    }
+}
+
+/// Renders the snapshot header `[path#TAG]`.
+pub fn header(display_path: &str, tag: SnapshotTag) -> String {
+    format!("[{display_path}#{tag}]")
+}
+
+/// Streaming snapshot-tag computation for either scheme.
+///
+/// Memory stays bounded by the longest run of trailing whitespace, which is
+/// kept run-length encoded until the next byte decides whether it was
+/// trailing.
+#[derive(Clone)]
+pub struct TagHasher {
+    scheme: TagScheme,
+    /// Whitespace seen since the last non-whitespace byte of the current line,
+    /// as (byte, count) runs; it is hashed only if more content follows.
+    pending: Vec<(u8, u64)>,
+    fnv: u32,
+    xxh: xxhash_rust::xxh32::Xxh32,
+    /// omp: bytes of a possible leading BOM seen so far (0..=3), or `None`
+    /// once the start of the file has been decided.
+    bom_probe: Option<usize>,
+    /// omp: the previous chunk ended with a CR whose meaning (CRLF or lone
+    /// CR) depends on the next byte.
+    cr_pending: bool,
+    /// omp: staging buffer so xxHash gets large updates.
+    staged: Vec<u8>,
+}
+
+const FNV_OFFSET_BASIS: u32 = 0x811C_9DC5;
+const FNV_PRIME: u32 = 0x0100_0193;
+const UTF8_BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
+/// Size at which the omp staging buffer is flushed into xxHash (bytes).
+const STAGE_FLUSH: usize = 64 * 1024;
+
+impl fmt::Debug for TagHasher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TagHasher").field("scheme", &self.scheme).finish_non_exhaustive()
+    }
+}
+
+impl TagHasher {
+    /// A hasher for `scheme` with nothing fed yet.
+    pub fn new(scheme: TagScheme) -> TagHasher {
+        TagHasher {
+            scheme,
+            pending: Vec::new(),
+            fnv: FNV_OFFSET_BASIS,
+            xxh: xxhash_rust::xxh32::Xxh32::new(0),
+            bom_probe: Some(0),
+            cr_pending: false,
+            staged: Vec::new(),
+        }
+    }
+
+    /// Feeds the next chunk of the file's bytes.
+    pub fn update(&mut self, data: &[u8]) {
+        match self.scheme {
+            TagScheme::Rho => self.update_rho(data),
+            TagScheme::Omp => self.update_omp(data),
+        }
+    }
+
+    /// Returns the tag of everything fed so far.
+    pub fn finish(mut self) -> SnapshotTag {
+        match self.scheme {
+            TagScheme::Rho => SnapshotTag((self.fnv & 0xFFFF) as u16),
+            TagScheme::Omp => {
+                // A BOM prefix that never completed is ordinary content.
+                if let Some(seen) = self.bom_probe.take() {
+                    let partial = UTF8_BOM[..seen].to_vec();
+                    self.omp_text(&partial);
+                }
+                // A final lone CR is a line break followed by nothing; the
+                // trailing-whitespace rule drops nothing further, and an LF
+                // at the end is kept like any other.
+                if std::mem::take(&mut self.cr_pending) {
+                    self.omp_newline();
+                }
+                let staged = std::mem::take(&mut self.staged);
+                self.xxh.update(&staged);
+                SnapshotTag((self.xxh.digest() & 0xFFFF) as u16)
+            }
+        }
+    }
+
+    fn fnv(&mut self, bytes: &[u8]) {
+        let mut h = self.fnv;
+        for &b in bytes {
+            h ^= u32::from(b);
+            h = h.wrapping_mul(FNV_PRIME);
+        }
+        self.fnv = h;
+    }
+
+    /// Hashes content that follows pending whitespace: the whitespace was not
+    /// trailing after all.
+    fn emit_content(&mut self, content: &[u8]) {
+        let pending = std::mem::take(&mut self.pending);
+        for &(byte, count) in &pending {
+            for _ in 0..count {
+                self.emit_raw(&[byte]);
+            }
+        }
+        self.pending = pending;
+        self.pending.clear();
+        self.emit_raw(content);
+    }
+
+    fn emit_raw(&mut self, bytes: &[u8]) {
+        match self.scheme {
+            TagScheme::Rho => self.fnv(bytes),
+            TagScheme::Omp => {
+                self.staged.extend_from_slice(bytes);
+                if self.staged.len() >= STAGE_FLUSH {
+                    self.xxh.update(&self.staged);
+                    self.staged.clear();
+                }
+            }
+        }
+    }
+
+    fn push_pending(&mut self, ws: &[u8]) {
+        for &b in ws {
+            match self.pending.last_mut() {
+                Some((last, count)) if *last == b => *count += 1,
+                _ => self.pending.push((b, 1)),
+            }
+        }
+    }
+
+    /// Feeds part of a line (no line breaks inside) under the trimming rule.
+    fn line_part(&mut self, part: &[u8], is_ws: fn(u8) -> bool) {
+        let keep = part.iter().rposition(|&b| !is_ws(b)).map_or(0, |i| i + 1);
+        if keep > 0 {
+            self.emit_content(&part[..keep]);
+        }
+        self.push_pending(&part[keep..]);
+    }
+
+    fn update_rho(&mut self, mut data: &[u8]) {
+        loop {
+            match memchr::memchr(b'\n', data) {
+                Some(i) => {
+                    self.line_part(&data[..i], is_rho_ws);
+                    self.pending.clear();
+                    self.fnv(b"\n");
+                    data = &data[i + 1..];
+                }
+                None => {
+                    self.line_part(data, is_rho_ws);
+                    return;
+                }
+            }
+        }
+    }
+
+    fn update_omp(&mut self, mut data: &[u8]) {
+        if let Some(seen) = self.bom_probe {
+            // Match the BOM byte by byte, possibly across chunks.
+            let mut seen = seen;
+            while seen < 3 {
+                match data.first() {
+                    None => {
+                        self.bom_probe = Some(seen);
+                        return;
+                    }
+                    Some(&b) if b == UTF8_BOM[seen] => {
+                        seen += 1;
+                        data = &data[1..];
+                    }
+                    Some(_) => break,
+                }
+            }
+            self.bom_probe = None;
+            if seen < 3 {
+                let partial = UTF8_BOM[..seen].to_vec();
+                self.omp_text(&partial);
+            }
+        }
+        self.omp_text(data);
+    }
+
+    /// omp: feeds BOM-free text, normalising CRLF and lone CR to LF.
+    fn omp_text(&mut self, mut data: &[u8]) {
+        if data.is_empty() {
+            return;
+        }
+        if std::mem::take(&mut self.cr_pending) {
+            // The CR ending the previous chunk is a break either way; a
+            // following LF belongs to it.
+            self.omp_newline();
+            if data[0] == b'\n' {
+                data = &data[1..];
+            }
+        }
+        loop {
+            match memchr::memchr2(b'\n', b'\r', data) {
+                Some(i) => {
+                    self.line_part(&data[..i], is_omp_ws);
+                    if data[i] == b'\r' {
+                        match data.get(i + 1) {
+                            Some(b'\n') => {
+                                self.omp_newline();
+                                data = &data[i + 2..];
+                            }
+                            Some(_) => {
+                                self.omp_newline();
+                                data = &data[i + 1..];
+                            }
+                            None => {
+                                self.cr_pending = true;
+                                return;
+                            }
+                        }
+                    } else {
+                        self.omp_newline();
+                        data = &data[i + 1..];
+                    }
+                }
+                None => {
+                    self.line_part(data, is_omp_ws);
+                    return;
+                }
+            }
+        }
+    }
+
+    fn omp_newline(&mut self) {
+        self.pending.clear();
+        self.emit_raw(b"\n");
+    }
+}
+
+fn is_rho_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r')
+}
+
+/// After LF normalisation no CR is left inside a line, so only space and tab
+/// can trail.
+fn is_omp_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn rho(s: &str) -> String {
+        TagScheme::Rho.tag_of(s.as_bytes()).to_string()
+    }
+
+    fn omp(s: &str) -> String {
+        TagScheme::Omp.tag_of(s.as_bytes()).to_string()
+    }
+
+    #[test]
+    fn rho_vectors_from_product_spec() {
+        let cases = [
+            ("", "9DC5"),
+            ("\n", "6CDD"),
+            ("a", "292C"),
+            ("a\n", "C6D2"),
+            ("a\nb\n", "6DEE"),
+            ("a\r\nb\r\n", "6DEE"),
+            ("a\nb\nc\n", "2A47"),
+            ("original line\n", "8022"),
+            ("one\ntwo\nthree\nfour\n", "8935"),
+        ];
+        for (text, tag) in cases {
+            assert_eq!(rho(text), tag, "rho tag of {text:?}");
+        }
+    }
+
+    #[test]
+    fn rho_vectors_from_reference_notes() {
+        // reference-rho.md §1 table.
+        assert_eq!(rho("a\n  "), "C6D2");
+        assert_eq!(rho("a  \nb\t\n"), "6DEE");
+        assert_eq!(rho("a\r\r\nb\n"), "6DEE");
+        assert_eq!(rho("a\nb\nc\nd\ne\n"), "CD2A");
+        assert_eq!(rho("x  \r\ny\r\n"), rho("x\ny\n"));
+    }
+
+    #[test]
+    fn rho_hashes_bom_and_leading_whitespace() {
+        assert_ne!(rho("\u{FEFF}a\n"), rho("a\n"));
+        assert_ne!(rho(" a\n"), rho("a\n"));
+    }
+
+    #[test]
+    fn handed_b05_collision_pair_shares_a_rho_tag() {
+        // The handed collision: the same 4-hex tag for two different files.
+        assert_eq!(rho("alpha\nbeta\n"), rho("// build 075ab-002d6\nalpha\nbeta\n"));
+        assert_eq!(rho("alpha\nbeta\n"), "ADF9");
+    }
+
+    #[test]
+    fn omp_vectors_from_product_spec() {
+        let cases = [
+            ("", "5D05"),
+            ("hello\n", "5BF9"),
+            ("a \n b\t\r\nc", "80BA"),
+            ("a\n", "9585"),
+            ("a\nb\n", "9A46"),
+        ];
+        for (text, tag) in cases {
+            assert_eq!(omp(text), tag, "omp tag of {text:?}");
+        }
+    }
+
+    #[test]
+    fn omp_vectors_from_reference_notes() {
+        // reference-omp.md §1.3 table.
+        assert_eq!(omp("before\n"), "F27C");
+        assert_eq!(omp("line one 263\nline two 4471\n"), "1D84");
+        assert_eq!(omp("line one 410\nline two 6970\n"), "1D84");
+        assert_eq!(omp("a  \r\nb\t\r\n"), "9A46");
+        assert_eq!(omp("a\nb"), "6540");
+        assert_eq!(omp("a\nb\nc\n"), "D988");
+        assert_eq!(omp("l1\nl2\nl3\nl4\nl5\n"), "7CCB");
+    }
+
+    #[test]
+    fn omp_ignores_bom_and_line_ending_style() {
+        assert_eq!(omp("\u{FEFF}a\nb\n"), omp("a\nb\n"));
+        assert_eq!(omp("a\rb\r"), omp("a\nb\n"));
+        assert_eq!(omp("a\r\nb\r\n"), omp("a\nb\n"));
+    }
+
+    #[test]
+    fn tag_parse_and_display() {
+        assert_eq!(SnapshotTag::parse("e178"), Some(SnapshotTag(0xE178)));
+        assert_eq!(SnapshotTag::parse("ABC"), None);
+        assert_eq!(SnapshotTag::parse("ABCDE"), None);
+        assert_eq!(SnapshotTag::parse("12G4"), None);
+        assert_eq!(SnapshotTag::parse("+123"), None);
+        assert_eq!(SnapshotTag(0x0A1).to_string(), "00A1");
+        assert_eq!(header("src/a.rs", SnapshotTag(0x1A2B)), "[src/a.rs#1A2B]");
+    }
+
+    fn chunked(scheme: TagScheme, bytes: &[u8], cuts: &[usize]) -> SnapshotTag {
+        let mut hasher = TagHasher::new(scheme);
+        let mut start = 0;
+        for &cut in cuts {
+            let cut = cut.min(bytes.len()).max(start);
+            hasher.update(&bytes[start..cut]);
+            start = cut;
+        }
+        hasher.update(&bytes[start..]);
+        hasher.finish()
+    }
+
+    proptest! {
+        #[test]
+        fn any_chunking_gives_the_same_tag(
+            bytes in proptest::collection::vec(
+                prop_oneof![Just(b' '), Just(b'\t'), Just(b'\r'), Just(b'\n'), Just(0xEF), Just(0xBB), Just(0xBF), Just(b'x')],
+                0..64),
+            mut cuts in proptest::collection::vec(0usize..64, 0..8),
+        ) {
+            cuts.sort_unstable();
+            for scheme in [TagScheme::Rho, TagScheme::Omp] {
+                prop_assert_eq!(chunked(scheme, &bytes, &cuts), scheme.tag_of(&bytes));
+            }
+        }
+
+        #[test]
+        fn rho_tag_matches_its_definition(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
+            let joined: Vec<u8> = bytes
+                .split(|&b| b == b'\n')
+                .map(|piece| {
+                    let keep = piece.iter().rposition(|&b| !is_rho_ws(b)).map_or(0, |i| i + 1);
+                    piece[..keep].to_vec()
+                })
+                .collect::<Vec<_>>()
+                .join(&b'\n');
+            let mut h = FNV_OFFSET_BASIS;
+            for b in joined {
+                h ^= u32::from(b);
+                h = h.wrapping_mul(FNV_PRIME);
+            }
+            prop_assert_eq!(TagScheme::Rho.tag_of(&bytes), SnapshotTag((h & 0xFFFF) as u16));
+        }
+
+        #[test]
+        fn omp_tag_matches_its_definition(text in "[a \t\r\n\u{FEFF}é]{0,40}") {
+            let body = text.strip_prefix('\u{FEFF}').unwrap_or(&text);
+            let lf = body.replace("\r\n", "\n").replace('\r', "\n");
+            let trimmed: String = lf
+                .split('\n')
+                .map(|l| l.trim_end_matches([' ', '\t']))
+                .collect::<Vec<_>>()
+                .join("\n");
+            let digest = xxhash_rust::xxh32::xxh32(trimmed.as_bytes(), 0);
+            prop_assert_eq!(TagScheme::Omp.tag_of(text.as_bytes()), SnapshotTag((digest & 0xFFFF) as u16));
+        }
+    }
+}

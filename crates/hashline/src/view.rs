@@ -1,0 +1,440 @@
+//! Everything a model reads: numbered rows under a `[path#TAG]` header.
+//!
+//! One renderer serves every view so the CLI and the MCP server can never
+//! disagree (architecture.md, "One renderer"). The row selection rules and
+//! numbers are Rho's (reference-rho.md §3.2, §6, §8.3, §8.4, §10); the prose
+//! of footers is ours.
+//!
+//! * [`read_view`]: a window of rows with a footer when it is partial.
+//! * [`chain_snapshot`]: head 28 + tail 8 rows (whole file up to 36 lines),
+//!   or rows around focus lines; used after `write` and for live snapshots.
+//! * [`live_snapshot`]: the chain snapshot around an edit's anchors, sent
+//!   with every failed edit.
+//! * [`post_edit_preview`]: rows around the changed lines, in post-edit
+//!   numbering, or the structural-edit notice.
+//!
+//! All row lists are 1-based line numbers in ascending order.
+
+use crate::scan::{ScanOutcome, WindowRequest, decimal_width};
+use crate::tag::{SnapshotTag, header};
+use crate::text::Text;
+
+/// Rows shown from the top of a file in a chain snapshot without focus.
+pub const CHAIN_HEAD_ROWS: usize = 28;
+/// Rows shown from the bottom of a file in a chain snapshot without focus.
+pub const CHAIN_TAIL_ROWS: usize = 8;
+/// Context rows around each anchor in a live snapshot.
+pub const LIVE_CONTEXT_ROWS: usize = 2;
+/// Most rows a focused chain or live snapshot shows.
+pub const LIVE_MAX_ROWS: usize = 40;
+/// Context rows around each changed line in a post-edit preview.
+pub const PREVIEW_CONTEXT_ROWS: usize = 3;
+/// Most rows a post-edit preview shows.
+pub const PREVIEW_MAX_ROWS: usize = 40;
+/// A single replaced or deleted span of at least this many original lines
+/// makes an edit structural (reference-rho.md §8.3).
+pub const STRUCTURAL_SPAN_LINES: usize = 40;
+/// The row shown between two non-adjacent rows.
+pub const GAP_ROW: &str = "…";
+
+/// Why a read window cannot be served.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WindowError {
+    /// `offset` was 0.
+    ZeroOffset,
+    /// `limit` was 0.
+    ZeroLimit,
+    /// `offset` names a line past the end of the file.
+    OffsetPastEnd {
+        /// The requested first line.
+        offset: usize,
+        /// Lines in the file.
+        total: usize,
+    },
+}
+
+impl std::fmt::Display for WindowError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WindowError::ZeroOffset => f.write_str("offset starts at 1 (line numbers are 1-based)"),
+            WindowError::ZeroLimit => f.write_str("limit must be at least 1 row"),
+            WindowError::OffsetPastEnd { offset, total } => write!(
+                f,
+                "offset {offset} is beyond the last line: the file has {total} {}",
+                plural(*total, "line", "lines")
+            ),
+        }
+    }
+}
+
+/// Turns `offset`/`limit` arguments into the window a scan should keep.
+///
+/// `row_budget` is the byte budget for rendered rows; see
+/// [`WindowRequest::row_budget`]. Errors: [`WindowError::ZeroOffset`] and
+/// [`WindowError::ZeroLimit`] (the past-end check needs the line count and
+/// happens in [`read_view`]).
+pub fn window_request(
+    offset: Option<usize>,
+    limit: Option<usize>,
+    row_budget: usize,
+) -> Result<WindowRequest, WindowError> {
+    let start = match offset {
+        Some(0) => return Err(WindowError::ZeroOffset),
+        Some(n) => n,
+        None => 1,
+    };
+    let end = match limit {
+        Some(0) => return Err(WindowError::ZeroLimit),
+        Some(n) => Some(start.saturating_add(n - 1)),
+        None => None,
+    };
+    Ok(WindowRequest {
+        start,
+        end,
+        row_budget,
+    })
+}
+
+/// Renders a read: header, the kept rows, and a footer when the window does
+/// not cover the whole file (reference-rho.md §3.2).
+///
+/// Where Rho cuts an over-budget read mid-row and appends `[truncated]`, we
+/// stop at the last whole row that fits and say which lines were shown, so a
+/// model never copies half a row.
+///
+/// Errors: [`WindowError::OffsetPastEnd`] when the window starts past the
+/// last line (`offset: 1` on an empty file is fine).
+pub fn read_view(display_path: &str, scan: &ScanOutcome) -> Result<String, WindowError> {
+    let total = scan.total_lines;
+    let start = scan.start;
+    if start > total && !(total == 0 && start == 1) {
+        return Err(WindowError::OffsetPastEnd {
+            offset: start,
+            total,
+        });
+    }
+    let mut out = header(display_path, scan.tag);
+    for (i, row) in scan.rows.iter().enumerate() {
+        push_row(&mut out, start + i, row);
+    }
+    let shown_end = start + scan.rows.len() - 1;
+    match scan.budget_stop {
+        Some(stop) if scan.rows.is_empty() => {
+            out.push_str(&format!(
+                "\n\n[line {} is {} bytes long, more than fits in the output budget; no rows shown. \
+                 Replace it with PUT {}: if you must, or read a later window]",
+                stop.line, stop.line_bytes, stop.line
+            ));
+        }
+        Some(_) => {
+            out.push_str(&format!(
+                "\n\n[lines {start}-{shown_end} of {total} shown, cut at the output budget; \
+                 pass offset/limit to read the rest]"
+            ));
+        }
+        None if total > 0 && (start > 1 || shown_end < total) => {
+            out.push_str(&format!(
+                "\n\n[lines {start}-{shown_end} of {total} shown; pass offset/limit to read the rest]"
+            ));
+        }
+        None => {}
+    }
+    Ok(out)
+}
+
+/// The byte budget left for rows after the header and the longest footer.
+pub fn row_budget_for(display_path: &str, max_output_bytes: usize) -> usize {
+    // Header, separators and a footer with three large numbers.
+    let reserve = display_path.len() + 8 + 160;
+    max_output_bytes.saturating_sub(reserve)
+}
+
+/// The chain snapshot of `text` (reference-rho.md §6 and §8.4).
+///
+/// Without focus lines: the whole file when it has at most
+/// `CHAIN_HEAD_ROWS + CHAIN_TAIL_ROWS` lines, else the first 28 and last 8
+/// rows. With focus lines: each focus line ±[`LIVE_CONTEXT_ROWS`], capped at
+/// [`LIVE_MAX_ROWS`] rows by [`cap_rows_by_hunk`]. A footer gives the count
+/// when rows are missing.
+pub fn chain_snapshot(display_path: &str, tag: SnapshotTag, text: &Text, focus: &[usize]) -> String {
+    let total = text.line_count();
+    let focus = clean_focus(focus, total);
+    let rows = if focus.is_empty() {
+        head_tail_rows(total, CHAIN_HEAD_ROWS, CHAIN_TAIL_ROWS)
+    } else {
+        cap_rows_by_hunk(&expand_focus(&focus, total, LIVE_CONTEXT_ROWS), LIVE_MAX_ROWS)
+    };
+    let footer = (!covers_all(&rows, total)).then(|| {
+        format!(
+            "[{} of {total} lines shown; pass offset/limit to read_file for the rest]",
+            rows.len()
+        )
+    });
+    render_rows(&header(display_path, tag), text, &rows, footer.as_deref())
+}
+
+/// The live snapshot sent with a failed edit: a chain snapshot focused on
+/// the edit's anchor lines, those outside the file dropped
+/// (reference-rho.md §8.4).
+pub fn live_snapshot(display_path: &str, tag: SnapshotTag, text: &Text, anchors: &[usize]) -> String {
+    chain_snapshot(display_path, tag, text, anchors)
+}
+
+/// The post-edit preview (reference-rho.md §8.3).
+///
+/// `focus` holds post-edit line numbers of changed rows (default line 1).
+/// A structural edit shows only the header and a notice, since its rows
+/// cannot be trusted for chaining.
+pub fn post_edit_preview(
+    display_path: &str,
+    tag: SnapshotTag,
+    text: &Text,
+    focus: &[usize],
+    shape: PreviewShape,
+) -> String {
+    let head = header(display_path, tag);
+    let total = text.line_count();
+    if shape == PreviewShape::Structural {
+        return format!(
+            "{head}\n\n[structural edit: the file now has {total} {}; no rows are shown, \
+             so read it again before editing anchors here]",
+            plural(total, "line", "lines")
+        );
+    }
+    if total == 0 {
+        return head;
+    }
+    let mut focus = clean_focus(focus, total);
+    if focus.is_empty() {
+        focus.push(1);
+    }
+    let rows = cap_rows_by_hunk(&expand_focus(&focus, total, PREVIEW_CONTEXT_ROWS), PREVIEW_MAX_ROWS);
+    let footer = (!covers_all(&rows, total)).then(|| {
+        format!(
+            "[post-edit lines {}-{} of {total} shown near the changes; read the file for the rest]",
+            rows[0],
+            rows[rows.len() - 1]
+        )
+    });
+    render_rows(&head, text, &rows, footer.as_deref())
+}
+
+/// Whether a post-edit preview shows rows or only the structural notice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PreviewShape {
+    /// Rows around the changes.
+    Rows,
+    /// Header and notice only (a span of ≥ [`STRUCTURAL_SPAN_LINES`] lines).
+    Structural,
+}
+
+/// Keeps at most `cap` of the sorted `rows`, sharing the cap across hunks
+/// (runs of consecutive rows) so that a late hunk is not starved.
+///
+/// Every hunk but the last gets `max(1, min(cap / hunks, left − later))`
+/// rows from its start, where `later` counts the hunks after it; the last
+/// hunk gets what is left (reference-rho.md §8.3, "Hunk cap").
+pub fn cap_rows_by_hunk(rows: &[usize], cap: usize) -> Vec<usize> {
+    if rows.len() <= cap {
+        return rows.to_vec();
+    }
+    let hunks: Vec<&[usize]> = rows
+        .chunk_by(|a, b| b.checked_sub(*a) == Some(1))
+        .collect();
+    let share = (cap / hunks.len()).max(1);
+    let mut left = cap;
+    let mut out = Vec::with_capacity(cap);
+    for (i, hunk) in hunks.iter().enumerate() {
+        if left == 0 {
+            break;
+        }
+        let later = hunks.len() - i - 1;
+        let allowed = if later == 0 {
+            left
+        } else {
+            share.min(left.saturating_sub(later)).max(1)
+        };
+        let take = allowed.min(hunk.len()).min(left);
+        out.extend_from_slice(&hunk[..take]);
+        left -= take;
+    }
+    out
+}
+
+/// Each focus line with `context` rows either side, clipped to `1..=total`,
+/// sorted and deduplicated.
+pub fn expand_focus(focus: &[usize], total: usize, context: usize) -> Vec<usize> {
+    let mut rows: Vec<usize> = focus
+        .iter()
+        .flat_map(|&line| line.saturating_sub(context).max(1)..=(line + context).min(total))
+        .collect();
+    rows.sort_unstable();
+    rows.dedup();
+    rows
+}
+
+fn clean_focus(focus: &[usize], total: usize) -> Vec<usize> {
+    let mut focus: Vec<usize> = focus.iter().copied().filter(|&n| n >= 1 && n <= total).collect();
+    focus.sort_unstable();
+    focus.dedup();
+    focus
+}
+
+fn head_tail_rows(total: usize, head: usize, tail: usize) -> Vec<usize> {
+    if total <= head + tail {
+        return (1..=total).collect();
+    }
+    (1..=head).chain(total - tail + 1..=total).collect()
+}
+
+fn covers_all(rows: &[usize], total: usize) -> bool {
+    rows.len() == total
+}
+
+fn push_row(out: &mut String, line: usize, text: &str) {
+    out.reserve(decimal_width(line) + text.len() + 2);
+    out.push('\n');
+    out.push_str(&line.to_string());
+    out.push(':');
+    out.push_str(text);
+}
+
+/// Header, then `N:text` rows with a `…` row between non-adjacent rows, then
+/// a blank line and the footer. No trailing newline.
+fn render_rows(head: &str, text: &Text, rows: &[usize], footer: Option<&str>) -> String {
+    let mut out = head.to_string();
+    let mut previous = None;
+    for &line in rows {
+        if previous.is_some_and(|p: usize| line > p + 1) {
+            out.push('\n');
+            out.push_str(GAP_ROW);
+        }
+        push_row(&mut out, line, text.line(line));
+        previous = Some(line);
+    }
+    if let Some(footer) = footer {
+        out.push_str("\n\n");
+        out.push_str(footer);
+    }
+    out
+}
+
+/// `one` for 1, else `many`.
+pub fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 { one } else { many }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scan::scan;
+    use crate::tag::TagScheme;
+
+    fn numbered(n: usize) -> Text {
+        let body: String = (1..=n).map(|i| format!("line {i}\n")).collect();
+        Text::from_body(false, body)
+    }
+
+    fn row_numbers(view: &str) -> Vec<usize> {
+        view.lines()
+            .skip(1)
+            .filter_map(|l| l.split_once(':').and_then(|(n, _)| n.parse().ok()))
+            .collect()
+    }
+
+    #[test]
+    fn read_view_of_a_window_has_a_footer() {
+        let request = window_request(Some(2), Some(2), usize::MAX).unwrap();
+        let out = scan(TagScheme::Rho, b"one\ntwo\nthree\nfour\n", request).unwrap();
+        assert_eq!(
+            read_view("a.txt", &out).unwrap(),
+            "[a.txt#8935]\n2:two\n3:three\n\n[lines 2-3 of 4 shown; pass offset/limit to read the rest]"
+        );
+    }
+
+    #[test]
+    fn read_view_of_the_whole_file_has_no_footer() {
+        let request = window_request(None, None, usize::MAX).unwrap();
+        let out = scan(TagScheme::Rho, b"one\ntwo\n", request).unwrap();
+        assert_eq!(read_view("a.txt", &out).unwrap(), "[a.txt#89F7]\n1:one\n2:two");
+    }
+
+    #[test]
+    fn read_view_errors() {
+        assert_eq!(window_request(Some(0), None, 10), Err(WindowError::ZeroOffset));
+        assert_eq!(window_request(None, Some(0), 10), Err(WindowError::ZeroLimit));
+        let request = window_request(Some(5), None, usize::MAX).unwrap();
+        let out = scan(TagScheme::Rho, b"one\ntwo\n", request).unwrap();
+        let err = read_view("a.txt", &out).unwrap_err();
+        assert_eq!(err, WindowError::OffsetPastEnd { offset: 5, total: 2 });
+        assert_eq!(
+            err.to_string(),
+            "offset 5 is beyond the last line: the file has 2 lines"
+        );
+        let empty = scan(TagScheme::Rho, b"", window_request(Some(1), None, 10).unwrap()).unwrap();
+        assert_eq!(read_view("e.txt", &empty).unwrap(), "[e.txt#9DC5]");
+    }
+
+    #[test]
+    fn chain_snapshot_head_and_tail() {
+        // reference-rho.md §11 case 6 and §6 (37 lines: 1-28, …, 30-37).
+        let text = numbered(80);
+        let view = chain_snapshot("f.txt", SnapshotTag(1), &text, &[]);
+        let rows = row_numbers(&view);
+        let expected: Vec<usize> = (1..=28).chain(73..=80).collect();
+        assert_eq!(rows, expected);
+        assert!(view.contains("\n28:line 28\n…\n73:line 73\n"));
+        assert!(view.ends_with("\n\n[36 of 80 lines shown; pass offset/limit to read_file for the rest]"));
+        let rows37 = row_numbers(&chain_snapshot("f.txt", SnapshotTag(1), &numbered(37), &[]));
+        assert_eq!(rows37, (1..=28).chain(30..=37).collect::<Vec<_>>());
+        let whole = chain_snapshot("f.txt", SnapshotTag(1), &numbered(36), &[]);
+        assert_eq!(row_numbers(&whole), (1..=36).collect::<Vec<_>>());
+        assert!(!whole.contains("shown"));
+    }
+
+    #[test]
+    fn live_snapshot_around_anchors() {
+        // reference-rho.md §8.4: anchors 50 and 60-62 of 80 lines.
+        let view = live_snapshot("f.txt", SnapshotTag(1), &numbered(80), &[50, 60, 62, 0, 99]);
+        let expected: Vec<usize> = (48..=52).chain(58..=64).collect();
+        assert_eq!(row_numbers(&view), expected);
+        assert!(view.ends_with("[12 of 80 lines shown; pass offset/limit to read_file for the rest]"));
+    }
+
+    #[test]
+    fn hunk_cap_shares_rows() {
+        // A 60-row insert at line 3 shows rows from its start only.
+        let rows: Vec<usize> = (1..=66).collect();
+        assert_eq!(cap_rows_by_hunk(&rows, 40), (1..=40).collect::<Vec<_>>());
+        // Two distant hunks both appear.
+        let rows: Vec<usize> = (1..=30).chain(50..=80).collect();
+        let capped = cap_rows_by_hunk(&rows, 40);
+        assert_eq!(capped, (1..=20).chain(50..=69).collect::<Vec<_>>());
+        // More hunks than the cap: one row each until it runs out.
+        let rows: Vec<usize> = (1..=50).map(|i| i * 3).collect();
+        assert_eq!(cap_rows_by_hunk(&rows, 40).len(), 40);
+    }
+
+    #[test]
+    fn post_edit_preview_rows_and_footer() {
+        // reference-rho.md §11 cases 8 and 10.
+        let text = Text::from_body(false, "one\nTWO\nthree\nfour\nfive\n".into());
+        let view = post_edit_preview("f.txt", SnapshotTag(0xABCD), &text, &[2], PreviewShape::Rows);
+        assert_eq!(view, "[f.txt#ABCD]\n1:one\n2:TWO\n3:three\n4:four\n5:five");
+        let view = post_edit_preview("f.txt", SnapshotTag(1), &numbered(80), &[2, 70], PreviewShape::Rows);
+        assert_eq!(row_numbers(&view), (1..=5).chain(67..=73).collect::<Vec<_>>());
+        assert!(view.ends_with(
+            "\n\n[post-edit lines 1-73 of 80 shown near the changes; read the file for the rest]"
+        ));
+    }
+
+    #[test]
+    fn structural_preview_has_no_rows() {
+        let view = post_edit_preview("f.txt", SnapshotTag(1), &numbered(11), &[10], PreviewShape::Structural);
+        assert_eq!(
+            view,
+            "[f.txt#0001]\n\n[structural edit: the file now has 11 lines; no rows are shown, \
+             so read it again before editing anchors here]"
+        );
+    }
+}
