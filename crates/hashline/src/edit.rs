@@ -101,7 +101,11 @@ impl std::error::Error for SectionError {}
 
 /// The original lines a live snapshot of `section` should show.
 pub fn anchor_lines(section: &Section) -> Vec<usize> {
-    section.ops.iter().flat_map(|op| op.kind.anchor_lines()).collect()
+    section
+        .ops
+        .iter()
+        .flat_map(|op| op.kind.anchor_lines())
+        .collect()
 }
 
 /// Builds the error for `failure` with a live snapshot of `live`.
@@ -132,10 +136,10 @@ pub fn edit_section(
     live: &Text,
     live_bytes: &[u8],
     scheme: TagScheme,
-) -> Result<SectionEdit, SectionError> {
+) -> Result<SectionEdit, Box<SectionError>> {
     let live_tag = scheme.tag_of(live_bytes);
     if live_tag != section.tag {
-        return Err(section_error(
+        return Err(Box::new(section_error(
             section,
             display,
             live,
@@ -144,7 +148,7 @@ pub fn edit_section(
                 expected: section.tag,
                 live: live_tag,
             },
-        ));
+        )));
     }
     apply_section(section, display, live, scheme)
 }
@@ -157,10 +161,16 @@ pub fn apply_section(
     display: &str,
     live: &Text,
     scheme: TagScheme,
-) -> Result<SectionEdit, SectionError> {
+) -> Result<SectionEdit, Box<SectionError>> {
     let live_tag_for_errors = || scheme.tag_of(&live.to_bytes());
     let plan = plan(&section.ops, live).map_err(|e| {
-        section_error(section, display, live, live_tag_for_errors(), SectionFailure::Plan(e))
+        Box::new(section_error(
+            section,
+            display,
+            live,
+            live_tag_for_errors(),
+            SectionFailure::Plan(e),
+        ))
     })?;
     let applied = plan.apply(live);
     let new_tag = scheme.tag_of(&applied.bytes);
@@ -194,7 +204,9 @@ fn echo_warnings(section: &Section, live: &Text) -> Vec<String> {
     let mut warnings = Vec::new();
     for op in &section.ops {
         let (body, above, below) = match &op.kind {
-            OpKind::Replace { range, body } => (body, range.start.checked_sub(1), Some(range.end + 1)),
+            OpKind::Replace { range, body } => {
+                (body, range.start.checked_sub(1), Some(range.end + 1))
+            }
             OpKind::Insert {
                 at: InsertAt::After(n),
                 body,
@@ -212,23 +224,26 @@ fn echo_warnings(section: &Section, live: &Text) -> Vec<String> {
         let header = op.kind.canonical_header();
         let first = body.first().map(String::as_str);
         let last = body.last().map(String::as_str);
-        if let Some(n) = above.filter(|&n| n >= 1) {
-            if first.is_some_and(|row| !row.trim().is_empty()) && first == line_text(n) {
-                warnings.push(format!(
-                    "{header} (document line {}): the first body row repeats line {n}, which stays in the file; \
-                     it is written twice as sent. If that was not meant, CUT the extra row",
-                    op.line
-                ));
-            }
+        let echoes = |row: Option<&str>, n: usize| {
+            row.is_some_and(|row| !row.trim().is_empty()) && row == line_text(n)
+        };
+        if let Some(n) = above.filter(|&n| n >= 1)
+            && echoes(first, n)
+        {
+            warnings.push(format!(
+                "{header} (document line {}): the first body row repeats line {n}, which stays in the file; \
+                 it is written twice as sent. If that was not meant, CUT the extra row",
+                op.line
+            ));
         }
-        if let Some(n) = below {
-            if last.is_some_and(|row| !row.trim().is_empty()) && last == line_text(n) {
-                warnings.push(format!(
-                    "{header} (document line {}): the last body row repeats line {n}, which stays in the file; \
-                     it is written twice as sent. If that was not meant, CUT the extra row",
-                    op.line
-                ));
-            }
+        if let Some(n) = below
+            && echoes(last, n)
+        {
+            warnings.push(format!(
+                "{header} (document line {}): the last body row repeats line {n}, which stays in the file; \
+                 it is written twice as sent. If that was not meant, CUT the extra row",
+                op.line
+            ));
         }
     }
     warnings

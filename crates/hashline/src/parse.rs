@@ -110,7 +110,9 @@ impl fmt::Display for Problem {
             Problem::OutsideSection => {
                 "this line comes before any [path#TAG] header; every op belongs to a section"
             }
-            Problem::EmptySection => "this section has no ops; add PUT/CUT ops or remove the header",
+            Problem::EmptySection => {
+                "this section has no ops; add PUT/CUT ops or remove the header"
+            }
             Problem::HeaderWithoutTag => {
                 "a section header needs the snapshot tag: [path#TAG], with TAG copied from your latest read, grep, edit or write of the file"
             }
@@ -121,7 +123,9 @@ impl fmt::Display for Problem {
             Problem::EmptyBody => {
                 "PUT needs at least one + body row (a lone + writes an empty line); to delete lines use CUT"
             }
-            Problem::CutWithColon => "CUT takes a line or range and nothing else: no colon, no body rows",
+            Problem::CutWithColon => {
+                "CUT takes a line or range and nothing else: no colon, no body rows"
+            }
             Problem::BadLocator(p) => return write!(f, "{p}"),
             Problem::BareRow(shape) => return write!(f, "{shape}"),
             Problem::UnknownLine => {
@@ -139,7 +143,9 @@ impl fmt::Display for LocatorProblem {
             LocatorProblem::Truncated => {
                 "the range ends after 'N.': write N for one line or N.=M for a range"
             }
-            LocatorProblem::MissingEnd => "the range has no end line: write N.=M, or N for one line",
+            LocatorProblem::MissingEnd => {
+                "the range has no end line: write N.=M, or N for one line"
+            }
             LocatorProblem::MissingStart => "the range has no start line: write N.=M",
             LocatorProblem::Zero => "line numbers start at 1",
             LocatorProblem::NotANumber => "expected a line number (digits)",
@@ -222,7 +228,11 @@ enum PutTarget {
 fn quote(line: &str) -> String {
     let mut chars = line.chars();
     let head: String = chars.by_ref().take(QUOTE_CHARS).collect();
-    if chars.next().is_some() { format!("{head}…") } else { head }
+    if chars.next().is_some() {
+        format!("{head}…")
+    } else {
+        head
+    }
 }
 
 fn err(line: usize, text: &str, problem: Problem, fix: Option<String>) -> ParseError {
@@ -238,6 +248,8 @@ impl Parser {
     fn run(mut self, input: &str) -> Result<Document, ParseError> {
         let input = input.strip_prefix('\u{FEFF}').unwrap_or(input);
         for (index, raw) in input.lines().enumerate() {
+            // `lines` keeps a lone CR at the very end; rows never end in one.
+            let raw = raw.strip_suffix('\r').unwrap_or(raw);
             self.line(index + 1, raw)?;
         }
         self.close_put(None)?;
@@ -255,7 +267,12 @@ impl Parser {
         if let Some(open) = &mut self.open {
             if let Some(row) = raw.strip_prefix('+') {
                 if let Some((blank_line, blank_text)) = open.blank_after.take() {
-                    return Err(err(blank_line, &blank_text, Problem::BareRow(RowShape::Blank), None));
+                    return Err(err(
+                        blank_line,
+                        &blank_text,
+                        Problem::BareRow(RowShape::Blank),
+                        None,
+                    ));
                 }
                 open.body.push(row.to_string());
                 return Ok(());
@@ -332,7 +349,10 @@ impl Parser {
                 range,
                 body: open.body,
             },
-            PutTarget::Insert(at) => OpKind::Insert { at, body: open.body },
+            PutTarget::Insert(at) => OpKind::Insert {
+                at,
+                body: open.body,
+            },
         };
         self.push_op(open.line, kind);
         Ok(())
@@ -362,7 +382,9 @@ impl Parser {
         }
         reject_unsupported(number, raw, rest)?;
         let Some(locator) = rest.strip_suffix(':') else {
-            let fix = parse_put_locator(rest).ok().map(|t| format!("{}:", put_header(t)));
+            let fix = parse_put_locator(rest)
+                .ok()
+                .map(|t| format!("{}:", put_header(t)));
             return Err(err(number, raw, Problem::PutWithoutColon, fix));
         };
         let locator = locator.trim();
@@ -455,7 +477,11 @@ fn split_keyword(line: &str) -> Option<(Keyword, &str)> {
     }
 }
 
-fn parse_header(number: usize, raw: &str, trimmed: &str) -> Result<(String, SnapshotTag), ParseError> {
+fn parse_header(
+    number: usize,
+    raw: &str,
+    trimmed: &str,
+) -> Result<(String, SnapshotTag), ParseError> {
     let inner = &trimmed[1..trimmed.len() - 1];
     let Some((path, tag)) = inner.rsplit_once('#') else {
         let fix = (!inner.trim().is_empty()).then(|| format!("[{}#TAG]", inner.trim()));
@@ -621,7 +647,8 @@ mod tests {
     #[test]
     fn parses_core_ops() {
         // reference-rho.md §11 case 22.
-        let doc = "[a.txt#E178]\nPUT 1.=2:\n+alpha\n+beta\nPUT >2:\n+gamma\nCUT 4.=4\nPUT >$:\n+tail\n";
+        let doc =
+            "[a.txt#E178]\nPUT 1.=2:\n+alpha\n+beta\nPUT >2:\n+gamma\nCUT 4.=4\nPUT >$:\n+tail\n";
         assert_eq!(
             ops(doc),
             vec![
@@ -775,7 +802,10 @@ mod tests {
         let e = fails("[a#ABCD]\nPUT 3\n+x");
         assert_eq!(e.problem, Problem::PutWithoutColon);
         assert_eq!(e.fix.as_deref(), Some("PUT 3:"));
-        assert_eq!(fails("[a#ABCD]\nPUT :\n+x").problem, Problem::MissingLocator);
+        assert_eq!(
+            fails("[a#ABCD]\nPUT :\n+x").problem,
+            Problem::MissingLocator
+        );
         assert_eq!(fails("[a#ABCD]\nPUT").problem, Problem::MissingLocator);
         assert_eq!(fails("[a#ABCD]\nCUT").problem, Problem::MissingLocator);
         let e = fails("[a#ABCD]\nCUT 3:");
@@ -817,14 +847,20 @@ mod tests {
     fn rows_without_plus_are_errors_never_content() {
         // Handed case B03 (1): a pasted read row.
         let e = fails("[f.txt#ABCD]\nPUT 2:\n2:B");
-        assert_eq!((e.line, e.problem.clone()), (3, Problem::BareRow(RowShape::NumberedRow)));
+        assert_eq!(
+            (e.line, e.problem.clone()),
+            (3, Problem::BareRow(RowShape::NumberedRow))
+        );
         assert_eq!(e.fix.as_deref(), Some("+B"));
         // Handed case B01 (2): a bare keyword is a CUT without a range.
         let e = fails("[f.txt#ABCD]\nPUT 2.=3:\nCUT");
         assert_eq!(e.line, 2);
         assert_eq!(e.problem, Problem::EmptyBody);
         let e = fails("[f#ABCD]\nPUT 1:\n+a\nb");
-        assert_eq!((e.line, e.problem.clone()), (4, Problem::BareRow(RowShape::Plain)));
+        assert_eq!(
+            (e.line, e.problem.clone()),
+            (4, Problem::BareRow(RowShape::Plain))
+        );
         assert_eq!(e.fix.as_deref(), Some("+b"));
         assert_eq!(
             fails("[f#ABCD]\nPUT 1:\n+a\n-old").problem,
@@ -835,7 +871,10 @@ mod tests {
             Problem::BareRow(RowShape::Fence)
         );
         let e = fails("[f#ABCD]\nPUT 1:\n+a\n\n+b");
-        assert_eq!((e.line, e.problem.clone()), (4, Problem::BareRow(RowShape::Blank)));
+        assert_eq!(
+            (e.line, e.problem.clone()),
+            (4, Problem::BareRow(RowShape::Blank))
+        );
         // A blank line after a body, before the next op, is a separator.
         assert_eq!(ops("[f#ABCD]\nPUT 1:\n+a\n\nCUT 3\n").len(), 2);
     }

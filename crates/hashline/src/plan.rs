@@ -49,6 +49,12 @@ pub enum PlanError {
         /// The span that overlaps it.
         second: OpRef,
     },
+    /// A body row holding a line break (only possible through the library
+    /// API; the parser splits rows at line breaks).
+    RowWithLineBreak {
+        /// The op at fault.
+        op: OpRef,
+    },
     /// An insert whose gap lies inside a replaced or deleted span.
     InsertInsideSpan {
         /// The insert.
@@ -99,6 +105,10 @@ impl fmt::Display for PlanError {
             PlanError::InsertIntoEmpty { op } => write!(
                 f,
                 "{op} anchors on a line, but the file is empty; add rows with PUT <1: or PUT >$:"
+            ),
+            PlanError::RowWithLineBreak { op } => write!(
+                f,
+                "{op} has a body row containing a line break; give each line its own + row"
             ),
             PlanError::Overlap { first, second } => write!(
                 f,
@@ -155,6 +165,14 @@ pub fn plan<'d>(ops: &'d [Op], text: &Text) -> Result<Plan<'d>, PlanError> {
     let mut spans = Vec::new();
     let mut inserts = Vec::new();
     for op in ops {
+        if let OpKind::Replace { body, .. } | OpKind::Insert { body, .. } = &op.kind {
+            let broken = |row: &String| {
+                memchr::memchr(b'\n', row.as_bytes()).is_some() || row.ends_with('\r')
+            };
+            if body.iter().any(broken) {
+                return Err(PlanError::RowWithLineBreak { op: OpRef::of(op) });
+            }
+        }
         match &op.kind {
             OpKind::Replace { range, .. } | OpKind::Delete { range } => {
                 if total == 0 {
@@ -234,6 +252,8 @@ struct Emitter<'t> {
     /// Ending of the last written row, held back until we know whether that
     /// row is the last one.
     pending: Option<Option<Ending>>,
+    /// Whether the last written row is empty.
+    last_empty: bool,
     /// Most recent line-separating ending written.
     last_separator: Option<Ending>,
     fallback: Ending,
@@ -247,6 +267,7 @@ impl Emitter<'_> {
         self.flush_pending();
         self.out.extend_from_slice(content.as_bytes());
         self.pending = Some(ending);
+        self.last_empty = content.is_empty();
         self.rows += 1;
     }
 
@@ -264,8 +285,8 @@ impl Emitter<'_> {
     fn finish(mut self) -> Vec<u8> {
         if let Some(ending) = self.pending.take() {
             if self.text.ends_with_newline() {
-                let original_last = (self.text.line_count() > 0)
-                    .then(|| self.text.ending(self.text.line_count()));
+                let original_last =
+                    (self.text.line_count() > 0).then(|| self.text.ending(self.text.line_count()));
                 let ending = match ending {
                     Some(e) if e != Ending::None => e,
                     _ => match original_last {
@@ -273,6 +294,12 @@ impl Emitter<'_> {
                         _ => self.last_separator.unwrap_or(self.fallback),
                     },
                 };
+                self.out.extend_from_slice(ending.as_str().as_bytes());
+            } else if self.last_empty {
+                // Without a final newline an empty last row would vanish
+                // ("a\n" + "" reads as one line), so it gets a line break:
+                // the rows matter more than the final-newline state.
+                let ending = self.last_separator.unwrap_or(self.fallback);
                 self.out.extend_from_slice(ending.as_str().as_bytes());
             }
         }
@@ -296,6 +323,7 @@ impl Plan<'_> {
         let mut emit = Emitter {
             out: Vec::with_capacity(text.body().len() + 64),
             pending: None,
+            last_empty: false,
             last_separator: None,
             fallback: text.dominant_ending(),
             rows: 0,
@@ -319,7 +347,10 @@ impl Plan<'_> {
                         InsertAt::Before(n) | InsertAt::After(n) => n,
                         InsertAt::End => total,
                     };
-                    let ending = (anchor >= 1).then(|| text.ending(anchor)).and_then(separating);
+                    let ending = (1..=total)
+                        .contains(&anchor)
+                        .then(|| text.ending(anchor))
+                        .and_then(separating);
                     for row in body {
                         emit.row(row, ending);
                         focus.push(emit.rows);
@@ -401,3 +432,6 @@ pub fn summarize(ops: &[Op]) -> String {
         .collect::<Vec<_>>()
         .join("; ")
 }
+
+#[cfg(test)]
+mod tests;

@@ -321,7 +321,11 @@ fn utf8_width(lead: u8) -> usize {
 }
 
 /// Scans a whole in-memory buffer in one call.
-pub fn scan(scheme: TagScheme, bytes: &[u8], request: WindowRequest) -> Result<ScanOutcome, DecodeError> {
+pub fn scan(
+    scheme: TagScheme,
+    bytes: &[u8],
+    request: WindowRequest,
+) -> Result<ScanOutcome, DecodeError> {
     let mut scanner = LineScanner::new(scheme, request);
     scanner.update(bytes);
     scanner.finish()
@@ -352,7 +356,12 @@ mod tests {
 
     #[test]
     fn strips_bom_and_one_cr() {
-        let out = scan(TagScheme::Rho, "\u{FEFF}hi\r\r\nx\r".as_bytes(), all(1, None)).unwrap();
+        let out = scan(
+            TagScheme::Rho,
+            "\u{FEFF}hi\r\r\nx\r".as_bytes(),
+            all(1, None),
+        )
+        .unwrap();
         assert_eq!(out.rows, vec!["hi\r", "x"]);
         assert_eq!(out.total_lines, 2);
     }

@@ -125,7 +125,9 @@ const STAGE_FLUSH: usize = 64 * 1024;
 
 impl fmt::Debug for TagHasher {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("TagHasher").field("scheme", &self.scheme).finish_non_exhaustive()
+        f.debug_struct("TagHasher")
+            .field("scheme", &self.scheme)
+            .finish_non_exhaustive()
     }
 }
 
@@ -382,7 +384,10 @@ mod tests {
     #[test]
     fn handed_b05_collision_pair_shares_a_rho_tag() {
         // The handed collision: the same 4-hex tag for two different files.
-        assert_eq!(rho("alpha\nbeta\n"), rho("// build 075ab-002d6\nalpha\nbeta\n"));
+        assert_eq!(
+            rho("alpha\nbeta\n"),
+            rho("// build 075ab-002d6\nalpha\nbeta\n")
+        );
         assert_eq!(rho("alpha\nbeta\n"), "ADF9");
     }
 

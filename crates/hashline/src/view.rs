@@ -156,13 +156,21 @@ pub fn row_budget_for(display_path: &str, max_output_bytes: usize) -> usize {
 /// rows. With focus lines: each focus line ±[`LIVE_CONTEXT_ROWS`], capped at
 /// [`LIVE_MAX_ROWS`] rows by [`cap_rows_by_hunk`]. A footer gives the count
 /// when rows are missing.
-pub fn chain_snapshot(display_path: &str, tag: SnapshotTag, text: &Text, focus: &[usize]) -> String {
+pub fn chain_snapshot(
+    display_path: &str,
+    tag: SnapshotTag,
+    text: &Text,
+    focus: &[usize],
+) -> String {
     let total = text.line_count();
     let focus = clean_focus(focus, total);
     let rows = if focus.is_empty() {
         head_tail_rows(total, CHAIN_HEAD_ROWS, CHAIN_TAIL_ROWS)
     } else {
-        cap_rows_by_hunk(&expand_focus(&focus, total, LIVE_CONTEXT_ROWS), LIVE_MAX_ROWS)
+        cap_rows_by_hunk(
+            &expand_focus(&focus, total, LIVE_CONTEXT_ROWS),
+            LIVE_MAX_ROWS,
+        )
     };
     let footer = (!covers_all(&rows, total)).then(|| {
         format!(
@@ -176,7 +184,12 @@ pub fn chain_snapshot(display_path: &str, tag: SnapshotTag, text: &Text, focus: 
 /// The live snapshot sent with a failed edit: a chain snapshot focused on
 /// the edit's anchor lines, those outside the file dropped
 /// (reference-rho.md §8.4).
-pub fn live_snapshot(display_path: &str, tag: SnapshotTag, text: &Text, anchors: &[usize]) -> String {
+pub fn live_snapshot(
+    display_path: &str,
+    tag: SnapshotTag,
+    text: &Text,
+    anchors: &[usize],
+) -> String {
     chain_snapshot(display_path, tag, text, anchors)
 }
 
@@ -208,7 +221,10 @@ pub fn post_edit_preview(
     if focus.is_empty() {
         focus.push(1);
     }
-    let rows = cap_rows_by_hunk(&expand_focus(&focus, total, PREVIEW_CONTEXT_ROWS), PREVIEW_MAX_ROWS);
+    let rows = cap_rows_by_hunk(
+        &expand_focus(&focus, total, PREVIEW_CONTEXT_ROWS),
+        PREVIEW_MAX_ROWS,
+    );
     let footer = (!covers_all(&rows, total)).then(|| {
         format!(
             "[post-edit lines {}-{} of {total} shown near the changes; read the file for the rest]",
@@ -238,9 +254,7 @@ pub fn cap_rows_by_hunk(rows: &[usize], cap: usize) -> Vec<usize> {
     if rows.len() <= cap {
         return rows.to_vec();
     }
-    let hunks: Vec<&[usize]> = rows
-        .chunk_by(|a, b| b.checked_sub(*a) == Some(1))
-        .collect();
+    let hunks: Vec<&[usize]> = rows.chunk_by(|a, b| b.checked_sub(*a) == Some(1)).collect();
     let share = (cap / hunks.len()).max(1);
     let mut left = cap;
     let mut out = Vec::with_capacity(cap);
@@ -274,7 +288,11 @@ pub fn expand_focus(focus: &[usize], total: usize, context: usize) -> Vec<usize>
 }
 
 fn clean_focus(focus: &[usize], total: usize) -> Vec<usize> {
-    let mut focus: Vec<usize> = focus.iter().copied().filter(|&n| n >= 1 && n <= total).collect();
+    let mut focus: Vec<usize> = focus
+        .iter()
+        .copied()
+        .filter(|&n| n >= 1 && n <= total)
+        .collect();
     focus.sort_unstable();
     focus.dedup();
     focus
@@ -356,22 +374,42 @@ mod tests {
     fn read_view_of_the_whole_file_has_no_footer() {
         let request = window_request(None, None, usize::MAX).unwrap();
         let out = scan(TagScheme::Rho, b"one\ntwo\n", request).unwrap();
-        assert_eq!(read_view("a.txt", &out).unwrap(), "[a.txt#89F7]\n1:one\n2:two");
+        assert_eq!(
+            read_view("a.txt", &out).unwrap(),
+            "[a.txt#89F7]\n1:one\n2:two"
+        );
     }
 
     #[test]
     fn read_view_errors() {
-        assert_eq!(window_request(Some(0), None, 10), Err(WindowError::ZeroOffset));
-        assert_eq!(window_request(None, Some(0), 10), Err(WindowError::ZeroLimit));
+        assert_eq!(
+            window_request(Some(0), None, 10),
+            Err(WindowError::ZeroOffset)
+        );
+        assert_eq!(
+            window_request(None, Some(0), 10),
+            Err(WindowError::ZeroLimit)
+        );
         let request = window_request(Some(5), None, usize::MAX).unwrap();
         let out = scan(TagScheme::Rho, b"one\ntwo\n", request).unwrap();
         let err = read_view("a.txt", &out).unwrap_err();
-        assert_eq!(err, WindowError::OffsetPastEnd { offset: 5, total: 2 });
+        assert_eq!(
+            err,
+            WindowError::OffsetPastEnd {
+                offset: 5,
+                total: 2
+            }
+        );
         assert_eq!(
             err.to_string(),
             "offset 5 is beyond the last line: the file has 2 lines"
         );
-        let empty = scan(TagScheme::Rho, b"", window_request(Some(1), None, 10).unwrap()).unwrap();
+        let empty = scan(
+            TagScheme::Rho,
+            b"",
+            window_request(Some(1), None, 10).unwrap(),
+        )
+        .unwrap();
         assert_eq!(read_view("e.txt", &empty).unwrap(), "[e.txt#9DC5]");
     }
 
@@ -384,7 +422,11 @@ mod tests {
         let expected: Vec<usize> = (1..=28).chain(73..=80).collect();
         assert_eq!(rows, expected);
         assert!(view.contains("\n28:line 28\n…\n73:line 73\n"));
-        assert!(view.ends_with("\n\n[36 of 80 lines shown; pass offset/limit to read_file for the rest]"));
+        assert!(
+            view.ends_with(
+                "\n\n[36 of 80 lines shown; pass offset/limit to read_file for the rest]"
+            )
+        );
         let rows37 = row_numbers(&chain_snapshot("f.txt", SnapshotTag(1), &numbered(37), &[]));
         assert_eq!(rows37, (1..=28).chain(30..=37).collect::<Vec<_>>());
         let whole = chain_snapshot("f.txt", SnapshotTag(1), &numbered(36), &[]);
@@ -398,7 +440,9 @@ mod tests {
         let view = live_snapshot("f.txt", SnapshotTag(1), &numbered(80), &[50, 60, 62, 0, 99]);
         let expected: Vec<usize> = (48..=52).chain(58..=64).collect();
         assert_eq!(row_numbers(&view), expected);
-        assert!(view.ends_with("[12 of 80 lines shown; pass offset/limit to read_file for the rest]"));
+        assert!(
+            view.ends_with("[12 of 80 lines shown; pass offset/limit to read_file for the rest]")
+        );
     }
 
     #[test]
@@ -419,10 +463,25 @@ mod tests {
     fn post_edit_preview_rows_and_footer() {
         // reference-rho.md §11 cases 8 and 10.
         let text = Text::from_body(false, "one\nTWO\nthree\nfour\nfive\n".into());
-        let view = post_edit_preview("f.txt", SnapshotTag(0xABCD), &text, &[2], PreviewShape::Rows);
+        let view = post_edit_preview(
+            "f.txt",
+            SnapshotTag(0xABCD),
+            &text,
+            &[2],
+            PreviewShape::Rows,
+        );
         assert_eq!(view, "[f.txt#ABCD]\n1:one\n2:TWO\n3:three\n4:four\n5:five");
-        let view = post_edit_preview("f.txt", SnapshotTag(1), &numbered(80), &[2, 70], PreviewShape::Rows);
-        assert_eq!(row_numbers(&view), (1..=5).chain(67..=73).collect::<Vec<_>>());
+        let view = post_edit_preview(
+            "f.txt",
+            SnapshotTag(1),
+            &numbered(80),
+            &[2, 70],
+            PreviewShape::Rows,
+        );
+        assert_eq!(
+            row_numbers(&view),
+            (1..=5).chain(67..=73).collect::<Vec<_>>()
+        );
         assert!(view.ends_with(
             "\n\n[post-edit lines 1-73 of 80 shown near the changes; read the file for the rest]"
         ));
@@ -430,7 +489,13 @@ mod tests {
 
     #[test]
     fn structural_preview_has_no_rows() {
-        let view = post_edit_preview("f.txt", SnapshotTag(1), &numbered(11), &[10], PreviewShape::Structural);
+        let view = post_edit_preview(
+            "f.txt",
+            SnapshotTag(1),
+            &numbered(11),
+            &[10],
+            PreviewShape::Structural,
+        );
         assert_eq!(
             view,
             "[f.txt#0001]\n\n[structural edit: the file now has 11 lines; no rows are shown, \
