@@ -8,7 +8,9 @@
 
 pub mod args;
 pub mod error;
+pub mod fsio;
 pub mod outcome;
+pub mod workspace;
 
 pub use error::{ErrorKind, ToolError, ToolResult};
 pub use outcome::Outcome;

@@ -1,0 +1,105 @@
+//! Bounded, race-safe, crash-safe file I/O for the tools (product.md §3
+//! items 3, 4, 8, 9; reference-rho.md §8.2).
+//!
+//! * [`open_regular`] opens a resolved path read-only relative to a
+//!   descriptor of the workspace root, never following a symlink that
+//!   appeared after resolution, never blocking on a FIFO and never opening a
+//!   device, socket or directory (they are refused from their `lstat`).
+//! * [`read_bounded`] reads at most a given number of bytes.
+//! * [`lock_existing`] and [`lock_all`] take the per-file exclusive lock
+//!   every hashedit writer (any thread, any process) holds while it re-reads
+//!   and rewrites a file, and read the bytes under that lock.
+//! * [`replace`] installs new bytes atomically (temp file in the same
+//!   directory, fsync, rename, fsync of the directory) keeping mode, owner,
+//!   symlinks and hard links; [`create_new`] creates a file without ever
+//!   clobbering one that appeared concurrently; [`commit_all`] is the
+//!   all-or-nothing multi-file commit with rollback.
+//!
+//! Every path below the root is reached from a directory descriptor without
+//! following symlinks (`openat2` with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS`
+//! on Linux, a component-by-component `O_NOFOLLOW` walk elsewhere or when
+//! `openat2` is unavailable), so a symlink swapped in after
+//! [`crate::workspace::Workspace::resolve`] cannot redirect a read or a write
+//! outside the root; such a race is reported as [`ErrorKind::Conflict`].
+//!
+//! [`ErrorKind::Conflict`]: crate::error::ErrorKind::Conflict
+
+mod commit;
+mod lock;
+mod open;
+mod write;
+
+pub use commit::commit_all;
+pub use lock::{
+    FileMeta, LOCK_BACKOFF_MAX, LOCK_BACKOFF_START, LOCK_WAIT, LockedFile, lock_all, lock_existing,
+};
+pub use open::{not_regular_file_error, open_regular, read_bounded};
+pub use write::{create_new, replace};
+
+/// Test-only fault injection: makes a chosen step of a write fail so that
+/// rollback and clean-up paths can be tested without relying on
+/// permissions (tests run as root).
+#[cfg(test)]
+pub(crate) mod fault {
+    use std::cell::RefCell;
+    use std::io;
+
+    /// The steps at which a failure can be injected.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub(crate) enum Point {
+        /// [`super::replace`], single link: the temp file is complete,
+        /// before the rename.
+        BeforeRename,
+        /// [`super::replace`], single link: after the rename, in place of
+        /// the directory fsync (the new bytes are already visible).
+        AfterRename,
+        /// [`super::replace`], hard-linked: after the new bytes were written
+        /// over the start of the file, before it is truncated and synced.
+        InPlaceWritten,
+        /// [`super::replace`], hard-linked: while restoring the original
+        /// bytes after an in-place failure.
+        InPlaceRestore,
+        /// [`super::create_new`]: the temp file is complete, before it is
+        /// installed.
+        BeforeInstall,
+    }
+
+    type Hook = Box<dyn FnMut(Point, &str) -> Option<io::Error>>;
+
+    thread_local! {
+        static HOOK: RefCell<Option<Hook>> = const { RefCell::new(None) };
+    }
+
+    /// Installs `hook` for the current thread: it sees each step and the
+    /// file's display path, and returns an error to make that step fail.
+    pub(crate) fn set(hook: impl FnMut(Point, &str) -> Option<io::Error> + 'static) {
+        HOOK.with(|slot| *slot.borrow_mut() = Some(Box::new(hook)));
+    }
+
+    /// Removes the current thread's hook.
+    pub(crate) fn clear() {
+        HOOK.with(|slot| *slot.borrow_mut() = None);
+    }
+
+    /// Consults the hook (used by [`super::inject`]).
+    pub(crate) fn check(point: Point, display: &str) -> Option<io::Error> {
+        HOOK.with(|slot| {
+            slot.borrow_mut()
+                .as_mut()
+                .and_then(|hook| hook(point, display))
+        })
+    }
+
+    /// An error to inject.
+    pub(crate) fn injected() -> io::Error {
+        io::Error::other("injected failure")
+    }
+
+    /// Fails with the injected error when the hook asks for it at `point`.
+    pub(crate) fn inject(point: Point, display: &str) -> io::Result<()> {
+        match check(point, display) {
+            Some(error) => Err(error),
+            None => Ok(()),
+        }
+    }
+}

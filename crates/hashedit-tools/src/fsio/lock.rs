@@ -1,0 +1,540 @@
+//! Per-file exclusive locks for writers (product.md §3 item 4;
+//! reference-rho.md §8.2 steps 2–4).
+//!
+//! The lock is an advisory `flock(LOCK_EX)` on the file's inode. Every
+//! hashedit writer — any thread, any process, CLI or MCP server — takes it
+//! before re-reading and rewriting a file, so two edits planned on one
+//! snapshot are serialised and the second sees the first one's bytes.
+//! `flock` locks belong to the open file description, so two descriptors
+//! opened by two threads of one process exclude each other too.
+//!
+//! Because [`super::replace`] installs new content by renaming a new inode
+//! over the path, a waiter may end up locking an inode that is no longer at
+//! the path. After acquiring, the locker therefore checks that the path
+//! still names the locked inode and otherwise starts over on the new one.
+//! The writer takes the lock on the new inode *before* the rename, so a
+//! waiter that re-opens the path blocks until that writer is done.
+
+use std::ffi::OsString;
+use std::fmt;
+use std::fs::File;
+use std::os::fd::{AsFd, OwnedFd};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use rustix::fs::{AtFlags, FlockOperation, Stat};
+use rustix::io::Errno;
+
+use super::open::{map_errno, open_in_dir, open_parent, read_bounded, same_inode, split};
+use crate::error::{ErrorKind, ToolError, ToolResult, os_message};
+use crate::workspace::{ResolvedPath, Workspace};
+
+/// How long a locker waits for another writer before giving up with
+/// [`ErrorKind::LockTimeout`] (reference-rho.md §10: 1 s).
+pub const LOCK_WAIT: Duration = Duration::from_millis(1000);
+
+/// First pause between lock attempts; it doubles after each attempt.
+pub const LOCK_BACKOFF_START: Duration = Duration::from_millis(2);
+
+/// Longest pause between lock attempts.
+pub const LOCK_BACKOFF_MAX: Duration = Duration::from_millis(50);
+
+/// How many times a locker may start over because the path was replaced
+/// (renamed over) while it waited. Under contention this is routine (every
+/// commit replaces the inode), so the real bound is [`LOCK_WAIT`]; this
+/// only stops a pathological loop.
+const MAX_REOPENS: usize = 10_000;
+
+/// Metadata of a locked file, from `fstat` of the locked descriptor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileMeta {
+    /// Permission bits including setuid, setgid and sticky (`st_mode &
+    /// 0o7777`).
+    pub mode: u32,
+    /// Owner user id.
+    pub uid: u32,
+    /// Owner group id.
+    pub gid: u32,
+    /// Device of the file system holding the inode.
+    pub dev: u64,
+    /// Inode number.
+    pub ino: u64,
+    /// Number of hard links (names) of the inode.
+    pub nlink: u64,
+    /// Size in bytes at the time of the `fstat`.
+    pub size: u64,
+}
+
+impl FileMeta {
+    /// Converts a raw `stat`. The casts only widen (or keep) platform
+    /// integer types.
+    #[allow(clippy::unnecessary_cast, clippy::useless_conversion)]
+    pub(super) fn of(stat: &Stat) -> FileMeta {
+        FileMeta {
+            mode: (stat.st_mode as u32) & 0o7777,
+            uid: stat.st_uid as u32,
+            gid: stat.st_gid as u32,
+            dev: stat.st_dev as u64,
+            ino: stat.st_ino as u64,
+            nlink: stat.st_nlink as u64,
+            size: u64::try_from(stat.st_size).unwrap_or(0),
+        }
+    }
+
+    /// Whether `stat` describes the same inode.
+    pub(super) fn same_inode(&self, stat: &Stat) -> bool {
+        let other = FileMeta::of(stat);
+        self.dev == other.dev && self.ino == other.ino
+    }
+}
+
+/// A regular file held under hashedit's exclusive writer lock, with the
+/// bytes read under that lock.
+///
+/// The lock is released when the value is dropped. After
+/// [`super::replace`] the value refers to the newly installed inode (whose
+/// lock was taken before it became visible) and keeps the replaced inode's
+/// descriptor, still locked, until drop.
+pub struct LockedFile {
+    /// Workspace-relative display path (as in [`ResolvedPath::display`]).
+    pub display: String,
+    /// Canonical absolute path of the file.
+    pub target: PathBuf,
+    /// The file's bytes as read under the lock, before this value wrote
+    /// anything; [`super::commit_all`] restores them on rollback.
+    pub original: Vec<u8>,
+    /// Descriptor of the current inode, holding the lock.
+    pub(super) file: File,
+    /// Metadata of `file`.
+    pub(super) meta: FileMeta,
+    /// The containing directory (reached without following symlinks); all
+    /// later operations are relative to it.
+    pub(super) dir: OwnedFd,
+    /// The file's name in `dir`.
+    pub(super) name: OsString,
+    /// Descriptors of inodes this value replaced, kept locked until drop.
+    pub(super) retired: Vec<File>,
+    /// The bytes this value last installed, when they differ from
+    /// `original` (what is on disk now; needed to restore a failed in-place
+    /// rewrite).
+    pub(super) written: Option<Vec<u8>>,
+}
+
+impl LockedFile {
+    /// Metadata of the locked inode (mode, owner, identity, link count).
+    pub fn meta(&self) -> FileMeta {
+        self.meta
+    }
+
+    /// The bytes currently at the path as far as this writer knows: the
+    /// last content it installed, or `original`.
+    pub fn current(&self) -> &[u8] {
+        self.written.as_deref().unwrap_or(&self.original)
+    }
+}
+
+impl fmt::Debug for LockedFile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LockedFile")
+            .field("display", &self.display)
+            .field("target", &self.target)
+            .field("original_len", &self.original.len())
+            .field("meta", &self.meta)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Locks the existing regular file `path` for writing and reads it
+/// (at most `max_bytes` bytes) under the lock.
+///
+/// Tries `flock(LOCK_EX | LOCK_NB)`, pausing [`LOCK_BACKOFF_START`] and
+/// doubling up to [`LOCK_BACKOFF_MAX`] between tries, for at most
+/// [`LOCK_WAIT`] in total. After acquiring, it checks that the path still
+/// names the locked inode; if another writer renamed a new file over it,
+/// it starts over on the new inode.
+///
+/// # Errors
+/// * [`ErrorKind::LockTimeout`]: another writer held the lock for longer
+///   than [`LOCK_WAIT`].
+/// * [`ErrorKind::NotFound`]: the file is missing or was deleted while
+///   waiting (it is never recreated).
+/// * [`ErrorKind::TooLarge`]: the file exceeds `max_bytes`.
+/// * [`ErrorKind::Conflict`]: the path kept being replaced, or a symlink
+///   appeared on it after resolution.
+/// * The errors of [`super::open_regular`] for special files and OS
+///   failures.
+pub fn lock_existing(
+    ws: &Workspace,
+    path: &ResolvedPath,
+    max_bytes: u64,
+) -> ToolResult<LockedFile> {
+    lock_one(ws, path, max_bytes, &[])
+}
+
+/// Locks several files for one multi-file edit and returns them in the
+/// order of `paths`.
+///
+/// Locks are taken in the order of the canonical targets, so two edits
+/// that share files cannot deadlock. On any error every lock already taken
+/// is released.
+///
+/// # Errors
+/// [`ErrorKind::DuplicatePath`] when two paths name one file (the same
+/// target through symlinks, or hard links to one inode: locking it twice
+/// would wait on ourselves); otherwise the errors of [`lock_existing`].
+pub fn lock_all(
+    ws: &Workspace,
+    paths: &[ResolvedPath],
+    max_bytes: u64,
+) -> ToolResult<Vec<LockedFile>> {
+    let mut order: Vec<usize> = (0..paths.len()).collect();
+    order.sort_by(|&a, &b| paths[a].target.cmp(&paths[b].target));
+    for pair in order.windows(2) {
+        if let [a, b] = *pair
+            && paths[a].target == paths[b].target
+        {
+            return Err(duplicate(
+                &paths[a.min(b)].display,
+                &paths[a.max(b)].display,
+            ));
+        }
+    }
+    let mut slots: Vec<Option<LockedFile>> = paths.iter().map(|_| None).collect();
+    let mut held: Vec<(FileMeta, String)> = Vec::with_capacity(paths.len());
+    for &index in &order {
+        let locked = lock_one(ws, &paths[index], max_bytes, &held)?;
+        held.push((locked.meta, locked.display.clone()));
+        if let Some(slot) = slots.get_mut(index) {
+            *slot = Some(locked);
+        }
+    }
+    let locked: Vec<LockedFile> = slots.into_iter().flatten().collect();
+    if locked.len() != paths.len() {
+        return Err(ToolError::new(
+            ErrorKind::Io,
+            "internal error: a lock went missing while locking several files; nothing was written",
+        ));
+    }
+    Ok(locked)
+}
+
+fn duplicate(first: &str, second: &str) -> ToolError {
+    ToolError::new(
+        ErrorKind::DuplicatePath,
+        format!("{first} and {second} are the same file; edit it through one path only"),
+    )
+}
+
+/// Locks one file; `held` lists files this call already holds (their
+/// inodes must not be locked again).
+fn lock_one(
+    ws: &Workspace,
+    path: &ResolvedPath,
+    max_bytes: u64,
+    held: &[(FileMeta, String)],
+) -> ToolResult<LockedFile> {
+    let display = path.display.as_str();
+    if !path.exists {
+        return Err(ToolError::new(
+            ErrorKind::NotFound,
+            format!("{display} does not exist; check the path with glob or list_dir"),
+        ));
+    }
+    let (parent, name) = split(ws, path)?;
+    let dir = open_parent(ws.root(), parent, display)?;
+    let deadline = Instant::now() + LOCK_WAIT;
+    for _ in 0..MAX_REOPENS {
+        let (mut file, opened) = open_in_dir(dir.as_fd(), name, display)?;
+        if let Some((_, other)) = held.iter().find(|(meta, _)| meta.same_inode(&opened)) {
+            return Err(duplicate(other, display));
+        }
+        acquire(&file, display, deadline)?;
+        match rustix::fs::statat(dir.as_fd(), name, AtFlags::SYMLINK_NOFOLLOW) {
+            Ok(now) if same_inode(&now, &opened) => {}
+            // Replaced by a rename while we waited: lock the new inode.
+            Ok(_) if Instant::now() < deadline => continue,
+            Ok(_) => return Err(timed_out(display)),
+            Err(errno) if errno == Errno::NOENT => {
+                return Err(ToolError::new(
+                    ErrorKind::NotFound,
+                    format!(
+                        "{display} was deleted while waiting for its lock; nothing was written and it was not recreated"
+                    ),
+                ));
+            }
+            Err(errno) => return Err(map_errno("lock", display, errno)),
+        }
+        let stat = rustix::fs::fstat(&file).map_err(|errno| map_errno("lock", display, errno))?;
+        let original = read_bounded(&mut file, display, max_bytes)?;
+        return Ok(LockedFile {
+            display: path.display.clone(),
+            target: path.target.clone(),
+            original,
+            file,
+            meta: FileMeta::of(&stat),
+            dir,
+            name: name.to_os_string(),
+            retired: Vec::new(),
+            written: None,
+        });
+    }
+    Err(ToolError::new(
+        ErrorKind::Conflict,
+        format!(
+            "{display} kept being replaced by other writers while waiting for its lock; retry shortly"
+        ),
+    ))
+}
+
+fn timed_out(display: &str) -> ToolError {
+    ToolError::new(
+        ErrorKind::LockTimeout,
+        format!(
+            "another writer has held {display} for over {} ms; retry shortly",
+            LOCK_WAIT.as_millis()
+        ),
+    )
+}
+
+/// Takes the exclusive lock on `file`, retrying with backoff until
+/// `deadline`.
+fn acquire(file: &File, display: &str, deadline: Instant) -> ToolResult<()> {
+    let mut pause = LOCK_BACKOFF_START;
+    loop {
+        match rustix::fs::flock(file, FlockOperation::NonBlockingLockExclusive) {
+            Ok(()) => return Ok(()),
+            Err(errno)
+                if errno == Errno::WOULDBLOCK || errno == Errno::AGAIN || errno == Errno::INTR => {}
+            Err(errno) => {
+                return Err(ToolError::new(
+                    ErrorKind::Io,
+                    format!(
+                        "cannot lock {display}: {}; the file system may not support locks",
+                        os_message(&std::io::Error::from(errno))
+                    ),
+                ));
+            }
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return Err(timed_out(display));
+        }
+        std::thread::sleep(pause.min(deadline - now));
+        pause = (pause * 2).min(LOCK_BACKOFF_MAX);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fsio::replace;
+    use crate::workspace::Resolve;
+    use std::os::unix::fs::{MetadataExt, symlink};
+    use std::sync::mpsc;
+    use tempfile::TempDir;
+
+    fn setup() -> (TempDir, Workspace) {
+        let dir = TempDir::new().unwrap();
+        let ws = Workspace::new(dir.path()).unwrap();
+        (dir, ws)
+    }
+
+    fn resolve(ws: &Workspace, path: &str) -> ResolvedPath {
+        ws.resolve(path, Resolve::Existing).unwrap()
+    }
+
+    fn hold_flock(path: &std::path::Path) -> File {
+        let file = File::open(path).unwrap();
+        rustix::fs::flock(&file, FlockOperation::LockExclusive).unwrap();
+        file
+    }
+
+    #[test]
+    fn locks_and_reads_under_the_lock() {
+        let (_dir, ws) = setup();
+        std::fs::write(ws.root().join("f.txt"), b"a\nb\n").unwrap();
+        let locked = lock_existing(&ws, &resolve(&ws, "f.txt"), 100).unwrap();
+        assert_eq!(locked.original, b"a\nb\n");
+        assert_eq!(locked.display, "f.txt");
+        assert_eq!(locked.target, ws.root().join("f.txt"));
+        let md = std::fs::metadata(ws.root().join("f.txt")).unwrap();
+        assert_eq!(locked.meta().ino, md.ino());
+        assert_eq!(locked.meta().mode, md.mode() & 0o7777);
+        assert_eq!(locked.meta().nlink, 1);
+        assert_eq!(locked.meta().size, 4);
+        assert_eq!(locked.current(), b"a\nb\n");
+        // The lock is really held: a foreign non-blocking attempt fails.
+        let other = File::open(ws.root().join("f.txt")).unwrap();
+        assert_eq!(
+            rustix::fs::flock(&other, FlockOperation::NonBlockingLockExclusive),
+            Err(Errno::WOULDBLOCK)
+        );
+        drop(locked);
+        rustix::fs::flock(&other, FlockOperation::NonBlockingLockExclusive).unwrap();
+    }
+
+    #[test]
+    fn lock_times_out_with_exact_message() {
+        let (_dir, ws) = setup();
+        std::fs::write(ws.root().join("f.txt"), b"a\n").unwrap();
+        let _holder = hold_flock(&ws.root().join("f.txt"));
+        let error = lock_existing(&ws, &resolve(&ws, "f.txt"), 100).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::LockTimeout);
+        assert_eq!(
+            error.message,
+            "another writer has held f.txt for over 1000 ms; retry shortly"
+        );
+    }
+
+    #[test]
+    fn waits_for_a_short_lock() {
+        let (_dir, ws) = setup();
+        std::fs::write(ws.root().join("f.txt"), b"a\n").unwrap();
+        let holder = hold_flock(&ws.root().join("f.txt"));
+        let (tx, rx) = mpsc::channel();
+        let releaser = std::thread::spawn(move || {
+            rx.recv().unwrap();
+            std::thread::sleep(Duration::from_millis(30));
+            drop(holder);
+        });
+        tx.send(()).unwrap();
+        let locked = lock_existing(&ws, &resolve(&ws, "f.txt"), 100).unwrap();
+        assert_eq!(locked.original, b"a\n");
+        releaser.join().unwrap();
+    }
+
+    #[test]
+    fn missing_large_and_special_files() {
+        let (_dir, ws) = setup();
+        let missing = ws.resolve("nope.txt", Resolve::MayCreate).unwrap();
+        assert_eq!(
+            lock_existing(&ws, &missing, 10).unwrap_err().kind,
+            ErrorKind::NotFound
+        );
+        std::fs::write(ws.root().join("big"), vec![0u8; 11]).unwrap();
+        let error = lock_existing(&ws, &resolve(&ws, "big"), 10).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::TooLarge);
+        std::fs::create_dir(ws.root().join("dir")).unwrap();
+        let error = lock_existing(&ws, &resolve(&ws, "dir"), 10).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::NotARegularFile);
+        #[cfg(not(target_vendor = "apple"))]
+        {
+            let root = super::super::open::open_root(ws.root(), ".").unwrap();
+            rustix::fs::mkfifoat(&root, "fifo", rustix::fs::Mode::from_raw_mode(0o600)).unwrap();
+            let error = lock_existing(&ws, &resolve(&ws, "fifo"), 10).unwrap_err();
+            assert_eq!(error.kind, ErrorKind::NotARegularFile);
+        }
+    }
+
+    #[test]
+    fn vanished_file_is_not_found_and_not_recreated() {
+        // Handed case D02 (b).
+        let (_dir, ws) = setup();
+        std::fs::write(ws.root().join("f.txt"), b"a\n").unwrap();
+        let path = resolve(&ws, "f.txt");
+        std::fs::remove_file(ws.root().join("f.txt")).unwrap();
+        assert_eq!(
+            lock_existing(&ws, &path, 10).unwrap_err().kind,
+            ErrorKind::NotFound
+        );
+        assert!(!ws.root().join("f.txt").exists());
+    }
+
+    #[test]
+    fn an_external_rename_while_locked_hands_the_path_to_the_new_inode() {
+        let (_dir, ws) = setup();
+        let target = ws.root().join("f.txt");
+        std::fs::write(&target, b"old\n").unwrap();
+        let path = resolve(&ws, "f.txt");
+        let mut first = lock_existing(&ws, &path, 100).unwrap();
+        std::fs::write(ws.root().join("staged"), b"new\n").unwrap();
+        std::fs::rename(ws.root().join("staged"), &target).unwrap();
+        // The old inode is still locked, but it is no longer at the path.
+        let second = lock_existing(&ws, &path, 100).unwrap();
+        assert_eq!(second.original, b"new\n");
+        assert_eq!(second.meta().ino, std::fs::metadata(&target).unwrap().ino());
+        drop(second);
+        // The first writer's replace notices the path moved on.
+        let error = replace(&mut first, b"mine\n").unwrap_err();
+        assert_eq!(error.kind, ErrorKind::Conflict);
+        assert_eq!(std::fs::read(&target).unwrap(), b"new\n");
+    }
+
+    #[test]
+    fn a_waiter_follows_a_replace_to_the_new_inode() {
+        let (_dir, ws) = setup();
+        let target = ws.root().join("f.txt");
+        std::fs::write(&target, b"old\n").unwrap();
+        let path = resolve(&ws, "f.txt");
+        let mut first = lock_existing(&ws, &path, 100).unwrap();
+        let old_ino = first.meta().ino;
+        let (started_tx, started_rx) = mpsc::channel();
+        let waiter = {
+            let ws = ws.clone();
+            let path = path.clone();
+            std::thread::spawn(move || {
+                started_tx.send(()).unwrap();
+                lock_existing(&ws, &path, 100)
+            })
+        };
+        started_rx.recv().unwrap();
+        std::thread::sleep(Duration::from_millis(50));
+        replace(&mut first, b"new\n").unwrap();
+        let new_ino = first.meta().ino;
+        assert_ne!(old_ino, new_ino);
+        std::thread::sleep(Duration::from_millis(50));
+        drop(first);
+        let second = waiter.join().unwrap().unwrap();
+        assert_eq!(second.original, b"new\n");
+        assert_eq!(second.meta().ino, new_ino);
+    }
+
+    #[test]
+    fn lock_all_returns_input_order_and_refuses_duplicates() {
+        let (_dir, ws) = setup();
+        for name in ["c.txt", "a.txt", "b.txt"] {
+            std::fs::write(ws.root().join(name), name).unwrap();
+        }
+        let paths: Vec<ResolvedPath> = ["c.txt", "a.txt", "b.txt"]
+            .iter()
+            .map(|p| resolve(&ws, p))
+            .collect();
+        let locked = lock_all(&ws, &paths, 100).unwrap();
+        let names: Vec<&str> = locked.iter().map(|l| l.display.as_str()).collect();
+        assert_eq!(names, ["c.txt", "a.txt", "b.txt"]);
+        assert_eq!(locked[0].original, b"c.txt");
+        drop(locked);
+
+        symlink("a.txt", ws.root().join("link.txt")).unwrap();
+        let paths = vec![resolve(&ws, "a.txt"), resolve(&ws, "link.txt")];
+        let error = lock_all(&ws, &paths, 100).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::DuplicatePath);
+        assert_eq!(
+            error.message,
+            "a.txt and link.txt are the same file; edit it through one path only"
+        );
+
+        std::fs::hard_link(ws.root().join("b.txt"), ws.root().join("hard.txt")).unwrap();
+        let paths = vec![resolve(&ws, "b.txt"), resolve(&ws, "hard.txt")];
+        let error = lock_all(&ws, &paths, 100).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::DuplicatePath);
+        assert!(
+            error.message.contains("b.txt and hard.txt"),
+            "{}",
+            error.message
+        );
+    }
+
+    #[test]
+    fn lock_all_releases_everything_on_error() {
+        let (_dir, ws) = setup();
+        std::fs::write(ws.root().join("a.txt"), b"a").unwrap();
+        std::fs::write(ws.root().join("z.txt"), vec![b'z'; 50]).unwrap();
+        let paths = vec![resolve(&ws, "z.txt"), resolve(&ws, "a.txt")];
+        let error = lock_all(&ws, &paths, 10).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::TooLarge);
+        // a.txt (locked first, by order) was released.
+        let again = lock_existing(&ws, &paths[1], 10).unwrap();
+        assert_eq!(again.original, b"a");
+    }
+}

@@ -1,0 +1,668 @@
+//! Opening resolved paths without races, refusing special files, and
+//! bounded reads (product.md §3 items 8, 9, 10).
+
+use std::ffi::OsStr;
+use std::fs::File;
+use std::io::{self, Read, Seek};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::path::{Component, Path};
+
+use rustix::fs::{AtFlags, FileType, Mode, OFlags, Stat};
+use rustix::io::Errno;
+
+use crate::error::{ErrorKind, ToolError, ToolResult, os_message};
+use crate::workspace::{ResolvedPath, Workspace};
+
+/// Opens `path` read-only for reading its bytes.
+///
+/// The file is reached from a descriptor of the workspace root without
+/// following any symlink (`path.target` is canonical, so a symlink on the
+/// way means the tree changed after resolution), and it is examined with
+/// `lstat` before it is opened, so directories, FIFOs, sockets and devices
+/// are refused without being opened: nothing blocks and no device driver is
+/// touched. The open itself uses `O_NONBLOCK | O_NOFOLLOW | O_NOCTTY`, and
+/// an `fstat` afterwards confirms a regular file was opened.
+///
+/// # Errors
+/// * [`ErrorKind::NotFound`]: the path is missing (or vanished).
+/// * [`ErrorKind::NotARegularFile`]: a directory ("… is a directory; use
+///   list_dir …"), FIFO, socket, character or block device.
+/// * [`ErrorKind::Conflict`]: a symlink or another file appeared on the path
+///   after it was resolved; retrying resolves it afresh.
+/// * [`ErrorKind::PathOutsideWorkspace`]: `path` was not resolved by this
+///   workspace.
+/// * [`ErrorKind::PermissionDenied`] and others: mapped OS errors.
+pub fn open_regular(ws: &Workspace, path: &ResolvedPath) -> ToolResult<File> {
+    let (parent, name) = split(ws, path)?;
+    let dir = open_parent(ws.root(), parent, &path.display)?;
+    let (file, _) = open_in_dir(dir.as_fd(), name, &path.display)?;
+    Ok(file)
+}
+
+/// Reads the whole of `file` (from its start) into memory, refusing files
+/// over `max_bytes` bytes.
+///
+/// The size from `fstat` is checked first; then at most `max_bytes + 1`
+/// bytes are read, so a file that grows while it is read cannot make this
+/// read unbounded. `display` names the file in messages.
+///
+/// # Errors
+/// [`ErrorKind::TooLarge`] with the size and the limit in bytes (for
+/// example "big.log is 2000 bytes, over the limit of 1000 bytes for this
+/// operation; …"); mapped OS errors for failed reads; [`ErrorKind::Io`]
+/// when the buffer cannot be allocated.
+pub fn read_bounded(file: &mut File, display: &str, max_bytes: u64) -> ToolResult<Vec<u8>> {
+    let size = file
+        .metadata()
+        .map_err(|error| ToolError::io("read", display, &error))?
+        .len();
+    if size > max_bytes {
+        return Err(too_large(display, &format!("{size} bytes"), max_bytes));
+    }
+    file.rewind()
+        .map_err(|error| ToolError::io("read", display, &error))?;
+    let mut bytes = Vec::new();
+    let capacity = usize::try_from(size).unwrap_or(usize::MAX);
+    bytes.try_reserve_exact(capacity).map_err(|_| {
+        ToolError::new(
+            ErrorKind::Io,
+            format!("cannot read {display}: not enough memory for {size} bytes"),
+        )
+    })?;
+    let limit = max_bytes.saturating_add(1);
+    Read::by_ref(file)
+        .take(limit)
+        .read_to_end(&mut bytes)
+        .map_err(|error| ToolError::io("read", display, &error))?;
+    let read = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+    if read > max_bytes {
+        return Err(too_large(
+            display,
+            &format!("more than {max_bytes} bytes (it grew while being read)"),
+            max_bytes,
+        ));
+    }
+    Ok(bytes)
+}
+
+fn too_large(display: &str, size: &str, max_bytes: u64) -> ToolError {
+    ToolError::new(
+        ErrorKind::TooLarge,
+        format!(
+            "{display} is {size}, over the limit of {max_bytes} bytes for this operation; it cannot be loaded whole"
+        ),
+    )
+}
+
+/// The error for a path that is not a regular file, or `None` when
+/// `file_type` is a regular file.
+///
+/// Messages name what the path is and what to do: "src is a directory; use
+/// list_dir to see its entries", "pipe is a FIFO (named pipe), not a regular
+/// file; …". Kind [`ErrorKind::NotARegularFile`]. Other tools (grep, glob,
+/// list_dir) can use this to describe entries they skip.
+pub fn not_regular_file_error(display: &str, file_type: std::fs::FileType) -> Option<ToolError> {
+    use std::os::unix::fs::FileTypeExt;
+    let kind = if file_type.is_file() {
+        return None;
+    } else if file_type.is_dir() {
+        Special::Directory
+    } else if file_type.is_fifo() {
+        Special::Fifo
+    } else if file_type.is_socket() {
+        Special::Socket
+    } else if file_type.is_char_device() {
+        Special::CharDevice
+    } else if file_type.is_block_device() {
+        Special::BlockDevice
+    } else if file_type.is_symlink() {
+        Special::Symlink
+    } else {
+        Special::Unknown
+    };
+    Some(kind.error(display))
+}
+
+/// What a non-regular file is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Special {
+    Directory,
+    Fifo,
+    Socket,
+    CharDevice,
+    BlockDevice,
+    Symlink,
+    Unknown,
+}
+
+impl Special {
+    /// Classifies a raw `st_mode`; `None` for a regular file.
+    pub(super) fn of_mode(mode: u32) -> Option<Special> {
+        Some(match FileType::from_raw_mode(mode as _) {
+            FileType::RegularFile => return None,
+            FileType::Directory => Special::Directory,
+            FileType::Fifo => Special::Fifo,
+            FileType::Socket => Special::Socket,
+            FileType::CharacterDevice => Special::CharDevice,
+            FileType::BlockDevice => Special::BlockDevice,
+            FileType::Symlink => Special::Symlink,
+            FileType::Unknown => Special::Unknown,
+        })
+    }
+
+    pub(super) fn error(self, display: &str) -> ToolError {
+        let what = match self {
+            Special::Directory => {
+                return ToolError::new(
+                    ErrorKind::NotARegularFile,
+                    format!("{display} is a directory; use list_dir to see its entries"),
+                );
+            }
+            Special::Fifo => "a FIFO (named pipe)",
+            Special::Socket => "a socket",
+            Special::CharDevice => "a character device",
+            Special::BlockDevice => "a block device",
+            Special::Symlink => "a symlink",
+            Special::Unknown => "a special file",
+        };
+        ToolError::new(
+            ErrorKind::NotARegularFile,
+            format!(
+                "{display} is {what}, not a regular file; only regular files can be read or edited"
+            ),
+        )
+    }
+}
+
+/// Splits a resolved target into its parent (relative to the root, empty
+/// for the root itself) and its final name.
+pub(super) fn split<'a>(
+    ws: &Workspace,
+    path: &'a ResolvedPath,
+) -> ToolResult<(&'a Path, &'a OsStr)> {
+    let relative = path.target.strip_prefix(ws.root()).map_err(|_| {
+        ToolError::new(
+            ErrorKind::PathOutsideWorkspace,
+            format!(
+                "{} is not inside the workspace root {}; paths must stay inside the workspace root",
+                path.display,
+                ws.root().display()
+            ),
+        )
+    })?;
+    if relative
+        .components()
+        .any(|c| !matches!(c, Component::Normal(_)))
+    {
+        return Err(ToolError::new(
+            ErrorKind::InvalidArguments,
+            format!(
+                "{} was not resolved to a canonical path; resolve it first",
+                path.display
+            ),
+        ));
+    }
+    match (relative.parent(), relative.file_name()) {
+        (Some(parent), Some(name)) => Ok((parent, name)),
+        _ => Err(Special::Directory.error(&path.display)),
+    }
+}
+
+/// The error for a path that changed between resolution and opening.
+pub(super) fn changed(display: &str) -> ToolError {
+    ToolError::new(
+        ErrorKind::Conflict,
+        format!(
+            "the path {display} changed while it was being opened (a symlink or another file took its place); retry"
+        ),
+    )
+}
+
+/// Maps an errno from opening or examining `display`.
+pub(super) fn map_errno(action: &str, display: &str, errno: Errno) -> ToolError {
+    if errno == Errno::LOOP
+        || errno == Errno::XDEV
+        || errno == Errno::NOTDIR
+        || errno == Errno::MLINK
+    {
+        return changed(display);
+    }
+    if errno == Errno::NOENT {
+        return ToolError::new(
+            ErrorKind::NotFound,
+            format!(
+                "{display} does not exist (it may have just been removed); check the path with glob or list_dir"
+            ),
+        );
+    }
+    ToolError::io(action, display, &io::Error::from(errno))
+}
+
+/// Opens the workspace root directory (readable, so it can be fsynced).
+pub(super) fn open_root(root: &Path, display: &str) -> ToolResult<OwnedFd> {
+    rustix::fs::openat(
+        rustix::fs::CWD,
+        root,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NOFOLLOW,
+        Mode::empty(),
+    )
+    .map_err(|errno| {
+        let kind = if errno == Errno::NOENT {
+            ErrorKind::NotFound
+        } else if errno == Errno::LOOP || errno == Errno::NOTDIR || errno == Errno::MLINK {
+            ErrorKind::Conflict
+        } else {
+            ToolError::io("open", display, &io::Error::from(errno)).kind
+        };
+        ToolError::new(
+            kind,
+            format!(
+                "cannot open the workspace root {} to reach {display}: {}; check that it is still a directory",
+                root.display(),
+                os_message(&io::Error::from(errno))
+            ),
+        )
+    })
+}
+
+/// Opens the directory `parent` (relative to the root, canonical: plain
+/// names only) without following symlinks. With `create`, missing
+/// directories are made (and their parents fsynced).
+pub(super) fn open_parent_with(
+    root: &Path,
+    parent: &Path,
+    display: &str,
+    create: bool,
+) -> ToolResult<OwnedFd> {
+    let root_fd = open_root(root, display)?;
+    if parent.as_os_str().is_empty() {
+        return Ok(root_fd);
+    }
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    if !create && let Some(result) = openat2_beneath(root_fd.as_fd(), parent, display) {
+        return result;
+    }
+    walk_dirs(root_fd, parent, display, create)
+}
+
+/// [`open_parent_with`] without creating anything.
+pub(super) fn open_parent(root: &Path, parent: &Path, display: &str) -> ToolResult<OwnedFd> {
+    open_parent_with(root, parent, display, false)
+}
+
+/// Whether `openat2` failed with `ENOSYS` once (old kernel or a sandbox
+/// that hides it); then the portable walk is used directly.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+static OPENAT2_MISSING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Opens `parent` beneath `root_fd` with one `openat2` call, or `None` when
+/// `openat2` is unavailable (the caller falls back to the walk).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn openat2_beneath(
+    root_fd: BorrowedFd<'_>,
+    parent: &Path,
+    display: &str,
+) -> Option<ToolResult<OwnedFd>> {
+    use rustix::fs::ResolveFlags;
+    use std::sync::atomic::Ordering;
+    if OPENAT2_MISSING.load(Ordering::Relaxed) {
+        return None;
+    }
+    let result = rustix::fs::openat2(
+        root_fd,
+        parent,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+        ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS,
+    );
+    match result {
+        Ok(fd) => Some(Ok(fd)),
+        Err(errno) if errno == Errno::NOSYS => {
+            OPENAT2_MISSING.store(true, Ordering::Relaxed);
+            None
+        }
+        // Seccomp filters may answer EPERM for an unknown syscall, and
+        // EINVAL means the kernel lacks a flag: the walk gives the real
+        // answer either way.
+        Err(errno) if errno == Errno::PERM || errno == Errno::INVAL || errno == Errno::AGAIN => {
+            None
+        }
+        Err(errno) => Some(Err(map_errno("open", display, errno))),
+    }
+}
+
+/// Opens `parent` below `root_fd` one component at a time with
+/// `O_NOFOLLOW | O_DIRECTORY`, so no symlink is ever followed (portable
+/// fallback for `openat2`, and the creating variant).
+pub(super) fn walk_dirs(
+    root_fd: OwnedFd,
+    parent: &Path,
+    display: &str,
+    create: bool,
+) -> ToolResult<OwnedFd> {
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let mut current = root_fd;
+    for component in parent.components() {
+        let Component::Normal(name) = component else {
+            return Err(changed(display));
+        };
+        let next = match rustix::fs::openat(current.as_fd(), name, flags, Mode::empty()) {
+            Ok(fd) => fd,
+            Err(errno) if errno == Errno::NOENT && create => {
+                match rustix::fs::mkdirat(current.as_fd(), name, Mode::from_raw_mode(0o777)) {
+                    Ok(()) => super::write::sync_dir(current.as_fd(), display)?,
+                    Err(errno) if errno == Errno::EXIST => {}
+                    Err(errno) => return Err(map_create_errno(display, errno)),
+                }
+                rustix::fs::openat(current.as_fd(), name, flags, Mode::empty())
+                    .map_err(|errno| map_errno("create", display, errno))?
+            }
+            Err(errno) => return Err(map_errno("open", display, errno)),
+        };
+        current = next;
+    }
+    Ok(current)
+}
+
+/// Maps an errno from creating something for `display`.
+pub(super) fn map_create_errno(display: &str, errno: Errno) -> ToolError {
+    if errno == Errno::ACCESS || errno == Errno::PERM || errno == Errno::ROFS {
+        return ToolError::new(
+            ErrorKind::PermissionDenied,
+            format!(
+                "cannot write {display}: its directory does not allow creating files ({})",
+                os_message(&io::Error::from(errno))
+            ),
+        );
+    }
+    map_errno("create", display, errno)
+}
+
+/// Opens the regular file `name` in `dir` read-only, refusing special files
+/// from their `lstat` before opening them (so none is ever opened, barring a
+/// swap in the instant between the two calls, which the non-blocking open
+/// and the `fstat` check still catch); returns the file and its `fstat`.
+pub(super) fn open_in_dir(
+    dir: BorrowedFd<'_>,
+    name: &OsStr,
+    display: &str,
+) -> ToolResult<(File, Stat)> {
+    let before = rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW)
+        .map_err(|errno| map_errno("open", display, errno))?;
+    match Special::of_mode(before.st_mode as _) {
+        None => {}
+        Some(Special::Symlink) => return Err(changed(display)),
+        Some(special) => return Err(special.error(display)),
+    }
+    let fd = rustix::fs::openat(
+        dir,
+        name,
+        OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOFOLLOW | OFlags::NOCTTY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .map_err(|errno| map_errno("open", display, errno))?;
+    let stat = rustix::fs::fstat(&fd).map_err(|errno| map_errno("open", display, errno))?;
+    // Authoritative check on what was actually opened. A different inode
+    // than `before` is fine when it is a regular file: another writer
+    // renamed a new version into place between the two calls, and the
+    // pinned directory plus O_NOFOLLOW guarantee it is what the name held.
+    if let Some(special) = Special::of_mode(stat.st_mode as _) {
+        return Err(special.error(display));
+    }
+    // O_NONBLOCK only guarded the open; reads of a regular file should
+    // behave normally (no EAGAIN under leases).
+    let flags = rustix::fs::fcntl_getfl(&fd).map_err(|errno| map_errno("open", display, errno))?;
+    rustix::fs::fcntl_setfl(&fd, flags - OFlags::NONBLOCK)
+        .map_err(|errno| map_errno("open", display, errno))?;
+    Ok((File::from(fd), stat))
+}
+
+/// Whether two `stat`s describe the same inode.
+pub(super) fn same_inode(a: &Stat, b: &Stat) -> bool {
+    a.st_dev == b.st_dev && a.st_ino == b.st_ino
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workspace::Resolve;
+    use std::io::Write;
+    use std::os::unix::fs::{PermissionsExt, symlink};
+    use tempfile::TempDir;
+
+    fn setup() -> (TempDir, Workspace) {
+        let dir = TempDir::new().unwrap();
+        let ws = Workspace::new(dir.path()).unwrap();
+        (dir, ws)
+    }
+
+    fn resolve(ws: &Workspace, path: &str) -> ResolvedPath {
+        ws.resolve(path, Resolve::Existing).unwrap()
+    }
+
+    #[test]
+    fn opens_regular_files_and_reads_them() {
+        let (_dir, ws) = setup();
+        std::fs::create_dir(ws.root().join("sub")).unwrap();
+        std::fs::write(ws.root().join("sub/a.txt"), b"hello\n").unwrap();
+        let mut file = open_regular(&ws, &resolve(&ws, "sub/a.txt")).unwrap();
+        assert_eq!(read_bounded(&mut file, "sub/a.txt", 6).unwrap(), b"hello\n");
+        // A second read starts again from the beginning.
+        assert_eq!(
+            read_bounded(&mut file, "sub/a.txt", 100).unwrap(),
+            b"hello\n"
+        );
+        std::fs::write(ws.root().join("top.txt"), b"").unwrap();
+        let mut file = open_regular(&ws, &resolve(&ws, "top.txt")).unwrap();
+        assert_eq!(read_bounded(&mut file, "top.txt", 0).unwrap(), b"");
+    }
+
+    #[test]
+    fn read_bounded_refuses_large_files_with_exact_message() {
+        let (_dir, ws) = setup();
+        std::fs::write(ws.root().join("big.log"), vec![b'x'; 2000]).unwrap();
+        let mut file = open_regular(&ws, &resolve(&ws, "big.log")).unwrap();
+        let error = read_bounded(&mut file, "big.log", 1000).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::TooLarge);
+        assert_eq!(
+            error.message,
+            "big.log is 2000 bytes, over the limit of 1000 bytes for this operation; it cannot be loaded whole"
+        );
+        assert_eq!(
+            read_bounded(&mut file, "big.log", 2000).unwrap().len(),
+            2000
+        );
+    }
+
+    #[test]
+    fn read_bounded_stops_when_the_file_grows() {
+        // procfs reports size 0 for files with content: the size check
+        // passes and the bounded read must catch the overflow.
+        let Ok(mut file) = File::open("/proc/self/status") else {
+            return;
+        };
+        let error = read_bounded(&mut file, "status", 5).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::TooLarge);
+        assert_eq!(
+            error.message,
+            "status is more than 5 bytes (it grew while being read), over the limit of 5 bytes for this operation; it cannot be loaded whole"
+        );
+    }
+
+    #[test]
+    fn read_bounded_checks_the_size_first() {
+        let (_dir, ws) = setup();
+        let path = ws.root().join("grow.log");
+        std::fs::write(&path, b"12345").unwrap();
+        let mut file = open_regular(&ws, &resolve(&ws, "grow.log")).unwrap();
+        let mut writer = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        writer.write_all(&[b'y'; 10]).unwrap();
+        let error = read_bounded(&mut file, "grow.log", 5).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::TooLarge);
+        assert!(
+            error.message.starts_with("grow.log is 15 bytes"),
+            "{}",
+            error.message
+        );
+    }
+
+    #[test]
+    fn directories_are_refused() {
+        let (_dir, ws) = setup();
+        std::fs::create_dir(ws.root().join("src")).unwrap();
+        let error = open_regular(&ws, &resolve(&ws, "src")).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::NotARegularFile);
+        assert_eq!(
+            error.message,
+            "src is a directory; use list_dir to see its entries"
+        );
+        let error = open_regular(&ws, &resolve(&ws, ".")).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::NotARegularFile);
+        assert_eq!(
+            error.message,
+            ". is a directory; use list_dir to see its entries"
+        );
+    }
+
+    #[test]
+    #[cfg(not(target_vendor = "apple"))]
+    fn fifos_are_refused_without_blocking() {
+        let (_dir, ws) = setup();
+        let root = open_root(ws.root(), ".").unwrap();
+        rustix::fs::mkfifoat(&root, "pipe", Mode::from_raw_mode(0o644)).unwrap();
+        let error = open_regular(&ws, &resolve(&ws, "pipe")).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::NotARegularFile);
+        assert_eq!(
+            error.message,
+            "pipe is a FIFO (named pipe), not a regular file; only regular files can be read or edited"
+        );
+        // Even past the lstat check (a FIFO swapped in after it), the
+        // non-blocking open returns at once and fstat refuses it.
+        let fd = rustix::fs::openat(
+            &root,
+            "pipe",
+            OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .unwrap();
+        let stat = rustix::fs::fstat(&fd).unwrap();
+        assert_eq!(Special::of_mode(stat.st_mode as _), Some(Special::Fifo));
+    }
+
+    #[test]
+    fn sockets_are_refused() {
+        let (_dir, ws) = setup();
+        let _listener = std::os::unix::net::UnixListener::bind(ws.root().join("sock")).unwrap();
+        let error = open_regular(&ws, &resolve(&ws, "sock")).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::NotARegularFile);
+        assert_eq!(
+            error.message,
+            "sock is a socket, not a regular file; only regular files can be read or edited"
+        );
+    }
+
+    #[test]
+    fn devices_are_refused() {
+        let (_dir, ws) = setup();
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        {
+            let root = open_root(ws.root(), ".").unwrap();
+            let null = rustix::fs::makedev(1, 3);
+            let made = rustix::fs::mknodat(
+                &root,
+                "null",
+                FileType::CharacterDevice,
+                Mode::from_raw_mode(0o666),
+                null,
+            );
+            if made.is_ok() {
+                let error = open_regular(&ws, &resolve(&ws, "null")).unwrap_err();
+                assert_eq!(error.kind, ErrorKind::NotARegularFile);
+                assert_eq!(
+                    error.message,
+                    "null is a character device, not a regular file; only regular files can be read or edited"
+                );
+            }
+        }
+        // The classification itself, for systems that cannot make nodes.
+        let dev_null = std::fs::metadata("/dev/null").unwrap().file_type();
+        let error = not_regular_file_error("null", dev_null).unwrap();
+        assert_eq!(error.kind, ErrorKind::NotARegularFile);
+        assert!(error.message.starts_with("null is a character device"));
+        assert_eq!(Special::of_mode(0o060_644), Some(Special::BlockDevice));
+        assert_eq!(Special::of_mode(0o100_644), None);
+        let regular = std::fs::metadata(ws.root().join(".")).unwrap().file_type();
+        assert!(not_regular_file_error(".", regular).is_some());
+    }
+
+    #[test]
+    fn a_symlink_swapped_in_after_resolution_is_a_conflict() {
+        let (dir, ws) = setup();
+        let outside = TempDir::new().unwrap();
+        std::fs::write(outside.path().join("secret"), b"secret\n").unwrap();
+        std::fs::create_dir(ws.root().join("sub")).unwrap();
+        std::fs::write(ws.root().join("sub/a.txt"), b"a\n").unwrap();
+        std::fs::write(ws.root().join("b.txt"), b"b\n").unwrap();
+        let a = resolve(&ws, "sub/a.txt");
+        let b = resolve(&ws, "b.txt");
+        // Directory replaced by a symlink to outside.
+        std::fs::rename(ws.root().join("sub"), dir.path().join("sub-moved")).unwrap();
+        symlink(outside.path(), ws.root().join("sub")).unwrap();
+        std::fs::write(outside.path().join("a.txt"), b"outside\n").unwrap();
+        let error = open_regular(&ws, &a).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::Conflict, "{}", error.message);
+        // The same through the portable walk.
+        let root = open_root(ws.root(), "x").unwrap();
+        let error = walk_dirs(root, Path::new("sub"), "sub/a.txt", false).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::Conflict);
+        // File replaced by a symlink.
+        std::fs::remove_file(ws.root().join("b.txt")).unwrap();
+        symlink(outside.path().join("secret"), ws.root().join("b.txt")).unwrap();
+        let error = open_regular(&ws, &b).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::Conflict);
+    }
+
+    #[test]
+    fn the_portable_walk_opens_and_creates_directories() {
+        let (_dir, ws) = setup();
+        std::fs::create_dir_all(ws.root().join("a/b")).unwrap();
+        let root = open_root(ws.root(), "x").unwrap();
+        let fd = walk_dirs(root, Path::new("a/b"), "a/b/x", false).unwrap();
+        assert!(
+            FileType::from_raw_mode(rustix::fs::fstat(&fd).unwrap().st_mode) == FileType::Directory
+        );
+        let root = open_root(ws.root(), "x").unwrap();
+        let error = walk_dirs(root, Path::new("a/c"), "a/c/x", false).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::NotFound);
+        let root = open_root(ws.root(), "x").unwrap();
+        walk_dirs(root, Path::new("a/c/d"), "a/c/d/x", true).unwrap();
+        assert!(ws.root().join("a/c/d").is_dir());
+    }
+
+    #[test]
+    fn vanished_files_are_not_found() {
+        let (_dir, ws) = setup();
+        std::fs::write(ws.root().join("f.txt"), b"a\n").unwrap();
+        let path = resolve(&ws, "f.txt");
+        std::fs::remove_file(ws.root().join("f.txt")).unwrap();
+        let error = open_regular(&ws, &path).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::NotFound);
+    }
+
+    #[test]
+    fn unreadable_files_are_opened_by_root_only() {
+        let (_dir, ws) = setup();
+        let path = ws.root().join("secret.txt");
+        std::fs::write(&path, b"s").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000)).unwrap();
+        let result = open_regular(&ws, &resolve(&ws, "secret.txt"));
+        if rustix::process::geteuid().is_root() {
+            assert!(result.is_ok());
+        } else {
+            assert_eq!(result.unwrap_err().kind, ErrorKind::PermissionDenied);
+        }
+    }
+}

@@ -1,0 +1,882 @@
+//! Atomic replacement and creation of files (product.md §3 item 3).
+//!
+//! * A file with one name is replaced by writing the new bytes to a temp
+//!   file in the same directory, copying owner and mode onto it, fsyncing
+//!   it, locking it, renaming it over the name and fsyncing the directory.
+//!   A crash at any instant leaves the old or the new bytes at the path.
+//! * A file with several hard links is rewritten in place (a rename would
+//!   split the links), under the lock, after an fsynced recovery copy of
+//!   the current bytes was written beside it; a failed rewrite is undone
+//!   from memory. The same in-place method is used when the owner cannot be
+//!   copied onto a new inode (an unprivileged writer editing a file owned
+//!   by someone else), so ownership is never silently changed.
+//! * A new file is written to a temp file and installed with a no-replace
+//!   rename, so a file created concurrently is never clobbered.
+//!
+//! Temp files are named `.hashedit-<random>.tmp` and are removed on every
+//! error path.
+
+use std::ffi::{OsStr, OsString};
+use std::fs::File;
+use std::hash::{BuildHasher, Hasher};
+use std::io::{self, Write};
+use std::os::fd::{AsFd, BorrowedFd};
+use std::os::unix::fs::FileExt;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rustix::fs::{AtFlags, FlockOperation, Gid, Mode, OFlags, Uid};
+use rustix::io::Errno;
+
+#[cfg(test)]
+use super::fault::Point;
+use super::lock::{FileMeta, LockedFile};
+use super::open::{map_create_errno, map_errno, open_parent_with, split};
+use crate::error::{ErrorKind, ToolError, ToolResult, os_message};
+use crate::workspace::{ResolvedPath, Workspace};
+
+/// Replaces the content of a locked file with `new_bytes`, atomically when
+/// the file has one name, keeping its mode, owner, symlinks and hard links.
+///
+/// * The file is written at its canonical target, so a symlink that led to
+///   it stays a symlink (handed case B17); mode bits including setuid are
+///   copied (B18); the owner is copied when permitted.
+/// * One link: temp file in the same directory → write → `fchown` →
+///   `fchmod` → fsync → `flock` (before it becomes visible, so writers that
+///   open the path afterwards wait for this transaction) → check that the
+///   path still names the locked inode → rename over it → fsync of the
+///   directory. `locked` then refers to the new inode; the replaced inode's
+///   descriptor stays open and locked until `locked` is dropped.
+/// * Several links, or an owner this process may not give away: in-place
+///   rewrite with a recovery copy (see the module docs).
+///
+/// # Errors
+/// * [`ErrorKind::PermissionDenied`]: the file has no write bit at all
+///   (for example mode 0444; refused by policy even for root, handed case
+///   D02), or the OS refused (`EACCES`, `EPERM`, `EROFS`). Nothing changed.
+/// * [`ErrorKind::Conflict`]: another program replaced the file after it
+///   was locked; nothing was written.
+/// * [`ErrorKind::NotFound`]: the file was deleted after it was locked.
+/// * [`ErrorKind::Io`] and other mapped OS errors. If the new bytes were
+///   already in place when the failure happened (only a failing directory
+///   fsync, or a failed in-place undo), the message says so.
+pub fn replace(locked: &mut LockedFile, new_bytes: &[u8]) -> ToolResult<()> {
+    replace_inner(locked, new_bytes).map_err(|failure| failure.error)
+}
+
+/// A failed replace: the error, and whether the path may now hold bytes
+/// other than those it held before the call.
+#[derive(Debug)]
+pub(super) struct Failure {
+    pub(super) error: ToolError,
+    pub(super) applied: bool,
+}
+
+impl From<ToolError> for Failure {
+    fn from(error: ToolError) -> Failure {
+        Failure {
+            error,
+            applied: false,
+        }
+    }
+}
+
+/// [`replace`], reporting whether a failure left changed bytes behind.
+pub(super) fn replace_inner(locked: &mut LockedFile, new_bytes: &[u8]) -> Result<(), Failure> {
+    let meta = locked.meta;
+    if meta.mode & 0o222 == 0 {
+        return Err(ToolError::new(
+            ErrorKind::PermissionDenied,
+            format!(
+                "{} is read-only (mode {:04o}); nothing was written. Make it writable first (for example chmod u+w) if it really should change",
+                locked.display, meta.mode
+            ),
+        )
+        .into());
+    }
+    if meta.nlink > 1 {
+        return in_place(locked, new_bytes);
+    }
+    match via_rename(locked, new_bytes)? {
+        Renamed::Done => Ok(()),
+        Renamed::OwnerNotPreservable => in_place(locked, new_bytes),
+    }
+}
+
+/// What [`via_rename`] did.
+enum Renamed {
+    /// The new inode is in place.
+    Done,
+    /// Nothing happened: the owner could not be copied onto a new inode.
+    OwnerNotPreservable,
+}
+
+fn via_rename(locked: &mut LockedFile, new_bytes: &[u8]) -> Result<Renamed, Failure> {
+    let display = locked.display.clone();
+    let display = display.as_str();
+    let meta = locked.meta;
+    let dir = locked.dir.as_fd();
+    let (mut temp, guard) = create_temp(dir, 0o600, display)?;
+    temp.write_all(new_bytes)
+        .map_err(|error| ToolError::io("write", display, &error))?;
+    let stat = rustix::fs::fstat(&temp).map_err(|errno| map_errno("write", display, errno))?;
+    let made = FileMeta::of(&stat);
+    if made.uid != meta.uid || made.gid != meta.gid {
+        let owner = rustix::fs::fchown(
+            &temp,
+            Some(Uid::from_raw(meta.uid)),
+            Some(Gid::from_raw(meta.gid)),
+        );
+        match owner {
+            Ok(()) => {}
+            // Not permitted to give the file to its owner: rewrite in place
+            // instead, which keeps the owner (the guard removes the temp).
+            Err(errno) if errno == Errno::PERM => return Ok(Renamed::OwnerNotPreservable),
+            Err(errno) => return Err(map_errno("write", display, errno).into()),
+        }
+    }
+    // After fchown, which may clear setuid/setgid bits.
+    rustix::fs::fchmod(&temp, Mode::from_raw_mode(meta.mode as _))
+        .map_err(|errno| map_errno("write", display, errno))?;
+    temp.sync_all()
+        .map_err(|error| ToolError::io("write", display, &error))?;
+    rustix::fs::flock(&temp, FlockOperation::NonBlockingLockExclusive)
+        .map_err(|errno| map_errno("lock", display, errno))?;
+    #[cfg(test)]
+    super::fault::inject(Point::BeforeRename, display)
+        .map_err(|error| ToolError::io("write", display, &error))?;
+    check_still_there(dir, &locked.name, &meta, display)?;
+    rustix::fs::renameat(dir, guard.name(), dir, &locked.name)
+        .map_err(|errno| map_create_errno(display, errno))?;
+    guard.disarm();
+
+    // The new bytes are visible from here on.
+    let applied = |error: ToolError| Failure {
+        error,
+        applied: true,
+    };
+    let new_meta = rustix::fs::fstat(&temp)
+        .map(|stat| FileMeta::of(&stat))
+        .unwrap_or(FileMeta {
+            nlink: 1,
+            size: u64::try_from(new_bytes.len()).unwrap_or(u64::MAX),
+            ..made
+        });
+    let old = std::mem::replace(&mut locked.file, temp);
+    locked.retired.push(old);
+    locked.meta = new_meta;
+    locked.written = (new_bytes != locked.original.as_slice()).then(|| new_bytes.to_vec());
+    #[cfg(test)]
+    super::fault::inject(Point::AfterRename, display)
+        .map_err(|error| applied(dir_sync_error(display, &error)))?;
+    sync_dir(locked.dir.as_fd(), display).map_err(applied)?;
+    Ok(Renamed::Done)
+}
+
+/// Fails unless `name` in `dir` is still the inode described by `meta`.
+fn check_still_there(
+    dir: BorrowedFd<'_>,
+    name: &OsStr,
+    meta: &FileMeta,
+    display: &str,
+) -> ToolResult<()> {
+    match rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
+        Ok(now) if meta.same_inode(&now) => Ok(()),
+        Ok(_) => Err(ToolError::new(
+            ErrorKind::Conflict,
+            format!(
+                "{display} was replaced by another program while it was being edited; nothing was written. Read it again and redo the edit"
+            ),
+        )),
+        Err(errno) if errno == Errno::NOENT => Err(ToolError::new(
+            ErrorKind::NotFound,
+            format!(
+                "{display} was deleted while it was being edited; nothing was written and it was not recreated"
+            ),
+        )),
+        Err(errno) => Err(map_errno("write", display, errno)),
+    }
+}
+
+/// Rewrites the locked inode in place, keeping every hard link, with a
+/// recovery copy of the current bytes beside it until the rewrite is
+/// durable.
+fn in_place(locked: &mut LockedFile, new_bytes: &[u8]) -> Result<(), Failure> {
+    let display = locked.display.clone();
+    let display = display.as_str();
+    let dir = locked.dir.as_fd();
+    let meta = locked.meta;
+    // Open for writing first: a permission error then leaves nothing behind.
+    let fd = rustix::fs::openat(
+        dir,
+        &locked.name,
+        OFlags::WRONLY | OFlags::NOFOLLOW | OFlags::NOCTTY | OFlags::NONBLOCK | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .map_err(|errno| map_errno("write", display, errno))?;
+    let stat = rustix::fs::fstat(&fd).map_err(|errno| map_errno("write", display, errno))?;
+    if !meta.same_inode(&stat) {
+        check_still_there(dir, &locked.name, &meta, display)?;
+        return Err(super::open::changed(display).into());
+    }
+    let file = File::from(fd);
+    let previous = locked.written.as_deref().unwrap_or(&locked.original);
+
+    let (mut copy, copy_guard) = create_temp(dir, 0o600, display)?;
+    copy.write_all(previous)
+        .and_then(|()| copy.sync_all())
+        .map_err(|error| ToolError::io("save a recovery copy of", display, &error))?;
+    drop(copy);
+    sync_dir(dir, display)?;
+
+    let rewrite = |bytes: &[u8], point: Option<&str>| -> io::Result<()> {
+        file.write_all_at(bytes, 0)?;
+        #[cfg(test)]
+        if let Some(display) = point {
+            super::fault::inject(Point::InPlaceWritten, display)?;
+        }
+        let _ = point;
+        file.set_len(u64::try_from(bytes.len()).unwrap_or(u64::MAX))?;
+        file.sync_all()
+    };
+    match rewrite(new_bytes, Some(display)) {
+        Ok(()) => {
+            drop(copy_guard);
+            // The recovery copy is gone either way; a failed directory
+            // fsync here only risks it reappearing after a crash.
+            let _ = sync_dir(dir, display);
+            locked.written = (new_bytes != locked.original.as_slice()).then(|| new_bytes.to_vec());
+            if let Ok(stat) = rustix::fs::fstat(&file) {
+                locked.meta = FileMeta::of(&stat);
+            }
+            Ok(())
+        }
+        Err(error) => {
+            let cause = os_message(&error);
+            let restored = {
+                #[cfg(test)]
+                let injected = super::fault::inject(Point::InPlaceRestore, display);
+                #[cfg(not(test))]
+                let injected: io::Result<()> = Ok(());
+                injected.and_then(|()| rewrite(previous, None))
+            };
+            match restored {
+                Ok(()) => Err(ToolError::new(
+                    map_kind(&error),
+                    format!("cannot write {display}: {cause}; its previous content was restored"),
+                )
+                .into()),
+                Err(undo) => {
+                    let kept = lossy(copy_guard.name());
+                    copy_guard.disarm();
+                    Err(Failure {
+                        error: ToolError::new(
+                            map_kind(&error),
+                            format!(
+                                "cannot write {display}: {cause}; restoring its previous content also failed ({}), so it may be damaged: its previous content is saved in {kept} in the same directory",
+                                os_message(&undo)
+                            ),
+                        ),
+                        applied: true,
+                    })
+                }
+            }
+        }
+    }
+}
+
+fn map_kind(error: &io::Error) -> ErrorKind {
+    ToolError::io("write", "", error).kind
+}
+
+fn lossy(name: &OsStr) -> String {
+    name.to_string_lossy().into_owned()
+}
+
+/// Creates the missing file `path` with `bytes`, making missing parent
+/// directories, and never replacing a file that appears concurrently.
+///
+/// Parents are created one by one from the root without following
+/// symlinks (each new directory's parent is fsynced). The content goes to a
+/// temp file created with mode 0o666, to which the kernel applies the
+/// process umask (and any default ACL of the directory) exactly as for a
+/// plain `open(O_CREAT)`: under umask 022 the file is 0644. It is fsynced
+/// and installed with `renameat2(RENAME_NOREPLACE)` on Linux, or, where
+/// that is unavailable, a hard link (which also refuses an existing name)
+/// followed by removal of the temp name; then the directory is fsynced.
+///
+/// # Errors
+/// * [`ErrorKind::Conflict`]: the file exists (at resolution time or
+///   because it appeared meanwhile); nothing was written.
+/// * [`ErrorKind::PermissionDenied`]: the directory does not allow
+///   creating files.
+/// * [`ErrorKind::NotARegularFile`]: the path is the workspace root.
+/// * Other mapped OS errors.
+pub fn create_new(ws: &Workspace, path: &ResolvedPath, bytes: &[u8]) -> ToolResult<()> {
+    let display = path.display.as_str();
+    if path.exists {
+        return Err(exists(display));
+    }
+    let (parent, name) = split(ws, path)?;
+    let dir = open_parent_with(ws.root(), parent, display, true)?;
+    let dir = dir.as_fd();
+    let (mut temp, guard) = create_temp(dir, 0o666, display)?;
+    temp.write_all(bytes)
+        .and_then(|()| temp.sync_all())
+        .map_err(|error| ToolError::io("write", display, &error))?;
+    #[cfg(test)]
+    super::fault::inject(Point::BeforeInstall, display)
+        .map_err(|error| ToolError::io("write", display, &error))?;
+    if install_no_replace(dir, guard.name(), name, display)? {
+        guard.disarm();
+    } else {
+        // Installed by a hard link: dropping the guard removes the temp
+        // name.
+        drop(guard);
+    }
+    sync_dir(dir, display)
+}
+
+fn exists(display: &str) -> ToolError {
+    ToolError::new(
+        ErrorKind::Conflict,
+        format!(
+            "{display} appeared while it was being created, so it was not overwritten; read it and retry"
+        ),
+    )
+}
+
+/// Installs `temp` as `name` unless `name` exists. Returns `true` when the
+/// temp name was consumed (rename), `false` when it is still there (link).
+fn install_no_replace(
+    dir: BorrowedFd<'_>,
+    temp: &OsStr,
+    name: &OsStr,
+    display: &str,
+) -> ToolResult<bool> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        use rustix::fs::RenameFlags;
+        match rustix::fs::renameat_with(dir, temp, dir, name, RenameFlags::NOREPLACE) {
+            Ok(()) => return Ok(true),
+            Err(errno) if errno == Errno::EXIST => return Err(exists(display)),
+            // File systems or kernels without RENAME_NOREPLACE.
+            Err(errno)
+                if errno == Errno::INVAL || errno == Errno::NOSYS || errno == Errno::OPNOTSUPP => {}
+            Err(errno) => return Err(map_create_errno(display, errno)),
+        }
+    }
+    match rustix::fs::linkat(dir, temp, dir, name, AtFlags::empty()) {
+        Ok(()) => Ok(false),
+        Err(errno) if errno == Errno::EXIST => Err(exists(display)),
+        Err(errno) => Err(map_create_errno(display, errno)),
+    }
+}
+
+/// fsyncs a directory so renames and removals in it survive a crash. File
+/// systems that cannot fsync directories (`EINVAL`, `EOPNOTSUPP`) are not
+/// an error.
+pub(super) fn sync_dir(dir: BorrowedFd<'_>, display: &str) -> ToolResult<()> {
+    match rustix::fs::fsync(dir) {
+        Ok(()) => Ok(()),
+        Err(errno) if errno == Errno::INVAL || errno == Errno::OPNOTSUPP => Ok(()),
+        Err(errno) => Err(dir_sync_error(display, &io::Error::from(errno))),
+    }
+}
+
+fn dir_sync_error(display: &str, error: &io::Error) -> ToolError {
+    ToolError::new(
+        ErrorKind::Io,
+        format!(
+            "cannot sync the directory of {display}: {}; the change is visible but might not survive a crash",
+            os_message(error)
+        ),
+    )
+}
+
+/// A temp file's name in a directory, removed on drop unless disarmed.
+pub(super) struct TempName<'d> {
+    dir: BorrowedFd<'d>,
+    name: OsString,
+    armed: bool,
+}
+
+impl TempName<'_> {
+    pub(super) fn name(&self) -> &OsStr {
+        &self.name
+    }
+
+    /// Keeps the name (it was renamed into place, or must be kept).
+    pub(super) fn disarm(mut self) {
+        self.armed = false;
+    }
+}
+
+impl Drop for TempName<'_> {
+    fn drop(&mut self) {
+        if self.armed {
+            let _ = rustix::fs::unlinkat(self.dir, &self.name, AtFlags::empty());
+        }
+    }
+}
+
+/// Creates a new, empty temp file `.hashedit-<random>.tmp` in `dir` with
+/// `mode` (before the umask), exclusively and without following symlinks.
+pub(super) fn create_temp<'d>(
+    dir: BorrowedFd<'d>,
+    mode: u32,
+    display: &str,
+) -> ToolResult<(File, TempName<'d>)> {
+    const ATTEMPTS: usize = 32;
+    for _ in 0..ATTEMPTS {
+        let name = temp_name();
+        match rustix::fs::openat(
+            dir,
+            &name,
+            OFlags::RDWR | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::from_raw_mode(mode as _),
+        ) {
+            Ok(fd) => {
+                let guard = TempName {
+                    dir,
+                    name,
+                    armed: true,
+                };
+                return Ok((File::from(fd), guard));
+            }
+            Err(errno) if errno == Errno::EXIST => {}
+            Err(errno) => return Err(map_create_errno(display, errno)),
+        }
+    }
+    Err(ToolError::new(
+        ErrorKind::Io,
+        format!("cannot write {display}: no free temporary file name in its directory; retry"),
+    ))
+}
+
+/// A fresh temp name: a process-wide counter mixed with the per-process
+/// random keys of the standard library's hasher.
+fn temp_name() -> OsString {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    hasher.write_u32(std::process::id());
+    if let Ok(elapsed) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+        hasher.write_u128(elapsed.as_nanos());
+    }
+    OsString::from(format!(".hashedit-{:016x}.tmp", hasher.finish()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fsio::{fault, lock_existing};
+    use crate::workspace::Resolve;
+    use std::os::unix::fs::{MetadataExt, PermissionsExt, symlink};
+    use std::path::Path;
+    use tempfile::TempDir;
+
+    fn setup() -> (TempDir, Workspace) {
+        let dir = TempDir::new().unwrap();
+        let ws = Workspace::new(dir.path()).unwrap();
+        (dir, ws)
+    }
+
+    fn lock(ws: &Workspace, path: &str) -> LockedFile {
+        lock_existing(ws, &ws.resolve(path, Resolve::Existing).unwrap(), 1 << 20).unwrap()
+    }
+
+    /// Sorted names in `dir`.
+    fn listing(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    fn mode(path: &Path) -> u32 {
+        std::fs::metadata(path).unwrap().mode() & 0o7777
+    }
+
+    /// The process umask from procfs (022 when unknown).
+    fn umask() -> u32 {
+        std::fs::read_to_string("/proc/self/status")
+            .ok()
+            .and_then(|status| {
+                status
+                    .lines()
+                    .find_map(|line| line.strip_prefix("Umask:"))
+                    .and_then(|value| u32::from_str_radix(value.trim(), 8).ok())
+            })
+            .unwrap_or(0o022)
+    }
+
+    #[test]
+    fn replace_keeps_mode_and_writes_exact_bytes() {
+        // Handed case B18.
+        let (_dir, ws) = setup();
+        let script = ws.root().join("run.sh");
+        std::fs::write(&script, b"#!/bin/sh\necho a\n").unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mut locked = lock(&ws, "run.sh");
+        let old_ino = locked.meta().ino;
+        replace(&mut locked, b"#!/bin/sh\necho b\n").unwrap();
+        assert_eq!(std::fs::read(&script).unwrap(), b"#!/bin/sh\necho b\n");
+        assert_eq!(mode(&script), 0o755);
+        assert_ne!(locked.meta().ino, old_ino);
+        assert_eq!(locked.meta().ino, std::fs::metadata(&script).unwrap().ino());
+        assert_eq!(locked.meta().mode, 0o755);
+        assert_eq!(locked.original, b"#!/bin/sh\necho a\n");
+        assert_eq!(locked.current(), b"#!/bin/sh\necho b\n");
+        // The lock moved to the new inode with the replace.
+        let other = File::open(&script).unwrap();
+        assert_eq!(
+            rustix::fs::flock(&other, FlockOperation::NonBlockingLockExclusive),
+            Err(Errno::WOULDBLOCK)
+        );
+        drop(locked);
+        rustix::fs::flock(&other, FlockOperation::NonBlockingLockExclusive).unwrap();
+        assert_eq!(listing(ws.root()), ["run.sh"]);
+    }
+
+    #[test]
+    fn replace_keeps_special_mode_bits_and_owner() {
+        let (_dir, ws) = setup();
+        let path = ws.root().join("tool");
+        std::fs::write(&path, b"x").unwrap();
+        let is_root = rustix::process::geteuid().is_root();
+        if is_root {
+            std::os::unix::fs::chown(&path, Some(1234), Some(2345)).unwrap();
+        }
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o6751)).unwrap();
+        let mut locked = lock(&ws, "tool");
+        replace(&mut locked, b"y").unwrap();
+        drop(locked);
+        let md = std::fs::metadata(&path).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"y");
+        if is_root {
+            assert_eq!((md.uid(), md.gid()), (1234, 2345));
+            assert_eq!(md.mode() & 0o7777, 0o6751);
+        }
+        assert_eq!(listing(ws.root()), ["tool"]);
+    }
+
+    #[test]
+    fn replace_through_a_symlink_keeps_the_link() {
+        // Handed case B17.
+        let (_dir, ws) = setup();
+        std::fs::write(ws.root().join("real.txt"), b"x\n").unwrap();
+        symlink("real.txt", ws.root().join("link.txt")).unwrap();
+        let mut locked = lock(&ws, "link.txt");
+        assert_eq!(locked.display, "link.txt");
+        replace(&mut locked, b"y\n").unwrap();
+        drop(locked);
+        let link = std::fs::symlink_metadata(ws.root().join("link.txt")).unwrap();
+        assert!(link.file_type().is_symlink());
+        assert_eq!(
+            std::fs::read_link(ws.root().join("link.txt")).unwrap(),
+            Path::new("real.txt")
+        );
+        assert_eq!(std::fs::read(ws.root().join("real.txt")).unwrap(), b"y\n");
+        assert_eq!(std::fs::read(ws.root().join("link.txt")).unwrap(), b"y\n");
+        assert_eq!(listing(ws.root()), ["link.txt", "real.txt"]);
+    }
+
+    #[test]
+    fn replace_keeps_hard_links_linked() {
+        let (_dir, ws) = setup();
+        let a = ws.root().join("a.txt");
+        let b = ws.root().join("b.txt");
+        std::fs::write(&a, b"old content\n").unwrap();
+        std::fs::hard_link(&a, &b).unwrap();
+        let ino = std::fs::metadata(&a).unwrap().ino();
+        let mut locked = lock(&ws, "a.txt");
+        assert_eq!(locked.meta().nlink, 2);
+        replace(&mut locked, b"new\n").unwrap();
+        assert_eq!(locked.meta().ino, ino);
+        assert_eq!(locked.current(), b"new\n");
+        // Longer again (no truncation needed), then back to the original.
+        replace(&mut locked, b"a much longer new content\n").unwrap();
+        assert_eq!(std::fs::read(&b).unwrap(), b"a much longer new content\n");
+        drop(locked);
+        for path in [&a, &b] {
+            let md = std::fs::metadata(path).unwrap();
+            assert_eq!(md.ino(), ino);
+            assert_eq!(md.nlink(), 2);
+        }
+        assert_eq!(listing(ws.root()), ["a.txt", "b.txt"]);
+    }
+
+    #[test]
+    fn failed_in_place_rewrite_is_undone() {
+        let (_dir, ws) = setup();
+        let a = ws.root().join("a.txt");
+        std::fs::write(&a, b"original bytes\n").unwrap();
+        std::fs::hard_link(&a, ws.root().join("b.txt")).unwrap();
+        let mut locked = lock(&ws, "a.txt");
+        fault::set(|point, _| (point == Point::InPlaceWritten).then(fault::injected));
+        let error = replace(&mut locked, b"NEW\n").unwrap_err();
+        fault::clear();
+        assert_eq!(error.kind, ErrorKind::Io);
+        assert_eq!(
+            error.message,
+            "cannot write a.txt: injected failure; its previous content was restored"
+        );
+        assert_eq!(std::fs::read(&a).unwrap(), b"original bytes\n");
+        assert_eq!(listing(ws.root()), ["a.txt", "b.txt"]);
+    }
+
+    #[test]
+    fn failed_undo_keeps_the_recovery_copy() {
+        let (_dir, ws) = setup();
+        let a = ws.root().join("a.txt");
+        std::fs::write(&a, b"original bytes\n").unwrap();
+        std::fs::hard_link(&a, ws.root().join("b.txt")).unwrap();
+        let mut locked = lock(&ws, "a.txt");
+        fault::set(|point, _| {
+            matches!(point, Point::InPlaceWritten | Point::InPlaceRestore).then(fault::injected)
+        });
+        let failure = replace_inner(&mut locked, b"NEW\n").unwrap_err();
+        fault::clear();
+        assert!(failure.applied);
+        assert!(
+            failure
+                .error
+                .message
+                .contains("restoring its previous content also failed")
+        );
+        let names = listing(ws.root());
+        assert_eq!(names.len(), 3, "{names:?}");
+        let copy = names.iter().find(|n| n.starts_with(".hashedit-")).unwrap();
+        assert!(
+            failure.error.message.contains(copy.as_str()),
+            "{}",
+            failure.error.message
+        );
+        assert_eq!(
+            std::fs::read(ws.root().join(copy)).unwrap(),
+            b"original bytes\n"
+        );
+    }
+
+    #[test]
+    fn read_only_files_are_refused_and_untouched() {
+        // Handed case D02 (a).
+        let (_dir, ws) = setup();
+        let path = ws.root().join("ro.txt");
+        std::fs::write(&path, b"a\n").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
+        let mut locked = lock(&ws, "ro.txt");
+        let error = replace(&mut locked, b"b\n").unwrap_err();
+        assert_eq!(error.kind, ErrorKind::PermissionDenied);
+        assert_eq!(
+            error.message,
+            "ro.txt is read-only (mode 0444); nothing was written. Make it writable first (for example chmod u+w) if it really should change"
+        );
+        drop(locked);
+        assert_eq!(std::fs::read(&path).unwrap(), b"a\n");
+        assert_eq!(mode(&path), 0o444);
+        assert_eq!(listing(ws.root()), ["ro.txt"]);
+    }
+
+    #[test]
+    fn injected_failures_leave_no_temp_files() {
+        let (_dir, ws) = setup();
+        let path = ws.root().join("f.txt");
+        std::fs::write(&path, b"old\n").unwrap();
+        let mut locked = lock(&ws, "f.txt");
+        fault::set(|point, _| (point == Point::BeforeRename).then(fault::injected));
+        let error = replace(&mut locked, b"new\n").unwrap_err();
+        fault::clear();
+        assert_eq!(error.kind, ErrorKind::Io);
+        assert_eq!(std::fs::read(&path).unwrap(), b"old\n");
+        assert_eq!(listing(ws.root()), ["f.txt"]);
+        // Still usable afterwards.
+        replace(&mut locked, b"new\n").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new\n");
+        assert_eq!(listing(ws.root()), ["f.txt"]);
+    }
+
+    #[test]
+    fn failure_after_the_rename_reports_the_change_as_applied() {
+        let (_dir, ws) = setup();
+        let path = ws.root().join("f.txt");
+        std::fs::write(&path, b"old\n").unwrap();
+        let mut locked = lock(&ws, "f.txt");
+        fault::set(|point, _| (point == Point::AfterRename).then(fault::injected));
+        let failure = replace_inner(&mut locked, b"new\n").unwrap_err();
+        fault::clear();
+        assert!(failure.applied);
+        assert_eq!(failure.error.kind, ErrorKind::Io);
+        assert!(
+            failure.error.message.contains("the change is visible"),
+            "{}",
+            failure.error.message
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), b"new\n");
+        assert_eq!(locked.current(), b"new\n");
+        assert_eq!(listing(ws.root()), ["f.txt"]);
+    }
+
+    #[test]
+    fn deleted_after_locking_is_not_found_and_not_recreated() {
+        let (_dir, ws) = setup();
+        let path = ws.root().join("f.txt");
+        std::fs::write(&path, b"a\n").unwrap();
+        let mut locked = lock(&ws, "f.txt");
+        std::fs::remove_file(&path).unwrap();
+        let error = replace(&mut locked, b"b\n").unwrap_err();
+        assert_eq!(error.kind, ErrorKind::NotFound);
+        assert!(!path.exists());
+        assert!(listing(ws.root()).is_empty());
+    }
+
+    #[test]
+    fn create_new_makes_parents_with_umask_mode() {
+        let (_dir, ws) = setup();
+        let path = ws.resolve("new/deeper/c.txt", Resolve::MayCreate).unwrap();
+        create_new(&ws, &path, b"hello\n").unwrap();
+        let file = ws.root().join("new/deeper/c.txt");
+        assert_eq!(std::fs::read(&file).unwrap(), b"hello\n");
+        assert_eq!(mode(&file), 0o666 & !umask());
+        if umask() == 0o022 {
+            assert_eq!(mode(&file), 0o644);
+            assert_eq!(mode(&ws.root().join("new/deeper")), 0o755);
+        }
+        assert_eq!(listing(&ws.root().join("new/deeper")), ["c.txt"]);
+    }
+
+    #[test]
+    fn create_new_refuses_existing_files() {
+        let (_dir, ws) = setup();
+        let file = ws.root().join("c.txt");
+        let path = ws.resolve("c.txt", Resolve::MayCreate).unwrap();
+        // Appears after resolution.
+        std::fs::write(&file, b"theirs\n").unwrap();
+        let error = create_new(&ws, &path, b"mine\n").unwrap_err();
+        assert_eq!(error.kind, ErrorKind::Conflict);
+        assert_eq!(
+            error.message,
+            "c.txt appeared while it was being created, so it was not overwritten; read it and retry"
+        );
+        assert_eq!(std::fs::read(&file).unwrap(), b"theirs\n");
+        assert_eq!(listing(ws.root()), ["c.txt"]);
+        let path = ws.resolve("c.txt", Resolve::MayCreate).unwrap();
+        assert_eq!(
+            create_new(&ws, &path, b"x").unwrap_err().kind,
+            ErrorKind::Conflict
+        );
+    }
+
+    #[test]
+    fn create_new_through_a_dangling_link_creates_its_target() {
+        let (_dir, ws) = setup();
+        std::fs::create_dir(ws.root().join("sub")).unwrap();
+        symlink("sub/made.txt", ws.root().join("dangling")).unwrap();
+        let path = ws.resolve("dangling", Resolve::MayCreate).unwrap();
+        create_new(&ws, &path, b"x\n").unwrap();
+        assert_eq!(
+            std::fs::read(ws.root().join("sub/made.txt")).unwrap(),
+            b"x\n"
+        );
+        assert!(
+            std::fs::symlink_metadata(ws.root().join("dangling"))
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+    }
+
+    #[test]
+    fn create_new_failure_leaves_no_temp_file() {
+        let (_dir, ws) = setup();
+        let path = ws.resolve("c.txt", Resolve::MayCreate).unwrap();
+        fault::set(|point, _| (point == Point::BeforeInstall).then(fault::injected));
+        let error = create_new(&ws, &path, b"x").unwrap_err();
+        fault::clear();
+        assert_eq!(error.kind, ErrorKind::Io);
+        assert!(listing(ws.root()).is_empty());
+    }
+
+    #[test]
+    fn the_link_fallback_refuses_existing_names_and_removes_the_temp() {
+        let (_dir, ws) = setup();
+        let dir = super::super::open::open_root(ws.root(), ".").unwrap();
+        std::fs::write(ws.root().join("taken"), b"theirs").unwrap();
+        let (mut temp, guard) = create_temp(dir.as_fd(), 0o644, "x").unwrap();
+        temp.write_all(b"mine").unwrap();
+        let error = rustix::fs::linkat(
+            dir.as_fd(),
+            guard.name(),
+            dir.as_fd(),
+            "taken",
+            AtFlags::empty(),
+        );
+        assert_eq!(error, Err(Errno::EXIST));
+        rustix::fs::linkat(
+            dir.as_fd(),
+            guard.name(),
+            dir.as_fd(),
+            "free",
+            AtFlags::empty(),
+        )
+        .unwrap();
+        drop(guard);
+        assert_eq!(listing(ws.root()), ["free", "taken"]);
+        assert_eq!(std::fs::read(ws.root().join("free")).unwrap(), b"mine");
+    }
+
+    #[test]
+    fn create_new_refuses_the_root() {
+        let (_dir, ws) = setup();
+        let root = ResolvedPath {
+            display: ".".into(),
+            target: ws.root().to_path_buf(),
+            exists: false,
+        };
+        assert_eq!(
+            create_new(&ws, &root, b"x").unwrap_err().kind,
+            ErrorKind::NotARegularFile
+        );
+    }
+
+    #[test]
+    fn counter_has_no_lost_updates_under_contention() {
+        let (_dir, ws) = setup();
+        std::fs::write(ws.root().join("counter"), b"0").unwrap();
+        let path = ws.resolve("counter", Resolve::Existing).unwrap();
+        const THREADS: usize = 8;
+        const ROUNDS: usize = 50;
+        let workers: Vec<_> = (0..THREADS)
+            .map(|_| {
+                let ws = ws.clone();
+                let path = path.clone();
+                std::thread::spawn(move || {
+                    let mut done = 0;
+                    while done < ROUNDS {
+                        let mut locked = match lock_existing(&ws, &path, 64) {
+                            Ok(locked) => locked,
+                            // A loaded machine may starve one thread for a
+                            // second; the caller's answer is to retry.
+                            Err(error) if error.kind == ErrorKind::LockTimeout => continue,
+                            Err(error) => panic!("{error}"),
+                        };
+                        let value: u64 = std::str::from_utf8(&locked.original)
+                            .unwrap()
+                            .parse()
+                            .unwrap();
+                        replace(&mut locked, (value + 1).to_string().as_bytes()).unwrap();
+                        done += 1;
+                    }
+                })
+            })
+            .collect();
+        for worker in workers {
+            worker.join().unwrap();
+        }
+        let total = std::fs::read_to_string(ws.root().join("counter")).unwrap();
+        assert_eq!(total, (THREADS * ROUNDS).to_string());
+        assert_eq!(listing(ws.root()), ["counter"]);
+    }
+}
