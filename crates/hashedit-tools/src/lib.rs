@@ -10,6 +10,7 @@ pub mod args;
 pub mod error;
 pub mod fsio;
 pub mod outcome;
+pub mod search;
 pub mod workspace;
 
 pub use error::{ErrorKind, ToolError, ToolResult};

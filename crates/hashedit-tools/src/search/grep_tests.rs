@@ -1,0 +1,763 @@
+//! grep tests: reference-rho.md §11 cases 49–61 in our wording, the
+//! product.md §3 item 7 improvements, and handed cases B08, B19, B21, D08.
+
+use super::*;
+use crate::search::testutil::Ws;
+use std::sync::Arc;
+use std::time::Duration;
+
+fn args(pattern: &str) -> GrepArgs {
+    GrepArgs {
+        pattern: pattern.into(),
+        ..GrepArgs::default()
+    }
+}
+
+fn tag(bytes: &[u8]) -> String {
+    TagScheme::Rho.tag_of(bytes).to_string()
+}
+
+/// Runs grep with 1 and with 3 threads, checks both agree, returns one.
+fn run_opts(ws: &Ws, target: &str, args: &GrepArgs, options: &SearchOptions) -> Outcome {
+    let path = ws.path(target);
+    let scope = ws.scope(&path, target);
+    let one = SearchOptions {
+        threads: Some(1),
+        ..options.clone()
+    };
+    let many = SearchOptions {
+        threads: Some(3),
+        ..options.clone()
+    };
+    let a = grep_with(&scope, args, TagScheme::Rho, 64_000, &one).unwrap();
+    let b = grep_with(&scope, args, TagScheme::Rho, 64_000, &many).unwrap();
+    assert_eq!(a, b, "1-thread and 3-thread runs differ");
+    a
+}
+
+fn run(ws: &Ws, target: &str, args: &GrepArgs) -> Outcome {
+    run_opts(ws, target, args, &SearchOptions::default())
+}
+
+fn text(ws: &Ws, target: &str, args: &GrepArgs) -> String {
+    run(ws, target, args).text
+}
+
+fn error(ws: &Ws, args: &GrepArgs) -> ToolError {
+    let path = ws.path(".");
+    grep(&ws.scope(&path, "."), args, TagScheme::Rho, 64_000).unwrap_err()
+}
+
+const RESULT_CAP: &str = "max_results reached; narrow the pattern, path or glob to see the rest";
+
+#[test]
+fn case49_max_per_file_hides_extra_hits() {
+    let bytes = b"hit\nhit\nhit\n";
+    let ws = Ws::new(&[("f.txt", bytes)]);
+    let a = GrepArgs {
+        max_per_file: Some(1),
+        ..args("hit")
+    };
+    let out = run(&ws, ".", &a);
+    assert_eq!(
+        out.text,
+        format!(
+            "[f.txt#{}]\n1 | hit\n… +2 more matches in this file\n\n\
+             1 match shown (3 total) in 1 file (1 file cut at max_per_file; raise max_per_file or narrow the pattern)",
+            tag(bytes)
+        )
+    );
+    assert_eq!(out.structured["files_cut_by_max_per_file"], json!(1));
+    assert_eq!(out.structured["files"][0]["more"], json!(2));
+    assert_eq!(out.structured["stop"], json!(null));
+}
+
+#[test]
+fn case50_max_results_caps_across_files() {
+    let ws = Ws::new(&[("a.txt", b"needle\n"), ("b.txt", b"needle\n")]);
+    let a = GrepArgs {
+        max_results: Some(1),
+        ..args("needle")
+    };
+    let out = run(&ws, ".", &a);
+    assert_eq!(
+        out.text,
+        format!(
+            "[a.txt#{}]\n1 | needle\n\n1 match in 1 file ({RESULT_CAP})",
+            tag(b"needle\n")
+        )
+    );
+    assert_eq!(out.structured["stop"], json!("result_limit"));
+}
+
+#[test]
+fn case50_max_results_splits_a_file_without_blaming_max_per_file() {
+    let bytes = b"hit\nhit\nhit\n";
+    let ws = Ws::new(&[("f.txt", bytes)]);
+    let a = GrepArgs {
+        max_results: Some(2),
+        ..args("hit")
+    };
+    assert_eq!(
+        text(&ws, ".", &a),
+        format!(
+            "[f.txt#{}]\n1 | hit\n2 | hit\n… +1 more match in this file\n\n\
+             2 matches shown (3 total) in 1 file ({RESULT_CAP})",
+            tag(bytes)
+        )
+    );
+}
+
+#[test]
+fn result_cap_hit_exactly_is_still_reported() {
+    let ws = Ws::new(&[("f.txt", b"hit\nhit\n")]);
+    let a = GrepArgs {
+        max_results: Some(2),
+        ..args("hit")
+    };
+    assert!(text(&ws, ".", &a).ends_with(&format!("2 matches in 1 file ({RESULT_CAP})")));
+    // 0 is clamped to 1.
+    let zero = GrepArgs {
+        max_results: Some(0),
+        ..args("hit")
+    };
+    assert!(
+        text(&ws, ".", &zero)
+            .contains("1 | hit\n… +1 more match in this file\n\n1 match shown (2 total)")
+    );
+}
+
+#[test]
+fn total_counts_only_files_visited_before_the_stop() {
+    let ws = Ws::new(&[
+        ("a.txt", b"x\nx\nx\n"),
+        ("b.txt", b"x\nx\n"),
+        ("c.txt", b"x\n"),
+    ]);
+    let a = GrepArgs {
+        max_results: Some(4),
+        max_per_file: Some(2),
+        ..args("x")
+    };
+    let out = run(&ws, ".", &a);
+    assert_eq!(
+        out.text,
+        format!(
+            "[a.txt#{}]\n1 | x\n2 | x\n… +1 more match in this file\n[b.txt#{}]\n1 | x\n2 | x\n\n\
+             4 matches shown (5 total) in 2 files ({RESULT_CAP}; 1 file cut at max_per_file; raise max_per_file or narrow the pattern)",
+            tag(b"x\nx\nx\n"),
+            tag(b"x\nx\n")
+        )
+    );
+    assert_eq!(out.structured["total"], json!(5));
+    assert_eq!(out.structured["shown"], json!(4));
+}
+
+#[test]
+fn case51_invalid_arguments_fail_before_io() {
+    let ws = Ws::new(&[]);
+    let err = error(&ws, &args("("));
+    assert_eq!(err.kind, ErrorKind::InvalidArguments);
+    assert!(
+        err.message
+            .starts_with("invalid pattern '(': regex parse error"),
+        "{}",
+        err.message
+    );
+    let bad_glob = GrepArgs {
+        glob: Some("a[".into()),
+        ..args("x")
+    };
+    let err = error(&ws, &bad_glob);
+    assert_eq!(err.kind, ErrorKind::InvalidArguments);
+    assert!(
+        err.message.starts_with("invalid glob 'a[': "),
+        "{}",
+        err.message
+    );
+    // Even a target that does not exist gets the argument error first.
+    let missing = ws.path("missing");
+    let err = grep(
+        &ws.scope(&missing, "missing"),
+        &args("("),
+        TagScheme::Rho,
+        100,
+    )
+    .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::InvalidArguments);
+    // An unknown output mode is refused when the arguments are parsed.
+    assert!(
+        serde_json::from_value::<GrepArgs>(json!({"pattern": "x", "output_mode": "nope"})).is_err()
+    );
+    assert!("nope".parse::<OutputMode>().is_err());
+}
+
+#[test]
+fn case52_binary_and_oversized_files_are_skipped_and_counted() {
+    let mut big = b"needle\n".to_vec();
+    big.resize(MAX_GREP_FILE_BYTES as usize + 1, b'x');
+    let ws = Ws::new(&[
+        ("bin.dat", b"needle\0\n"),
+        ("big.txt", &big),
+        ("ok.txt", b"needle\n"),
+    ]);
+    let out = run(&ws, ".", &args("needle"));
+    assert_eq!(
+        out.text,
+        format!(
+            "[ok.txt#{}]\n1 | needle\n\n1 match in 1 file (2 files skipped: 1 binary, 1 over 5 MiB)",
+            tag(b"needle\n")
+        )
+    );
+    assert_eq!(
+        out.structured["skipped"],
+        json!({"binary": 1, "not_utf8": 0, "too_large": 1, "unreadable": 0})
+    );
+    // Exactly 5 MiB is still searched.
+    big.truncate(MAX_GREP_FILE_BYTES as usize);
+    let ws = Ws::new(&[("big.txt", &big)]);
+    assert!(text(&ws, ".", &args("needle")).starts_with("[big.txt#"));
+}
+
+#[test]
+fn skipped_files_are_reported_even_without_hits() {
+    let ws = Ws::new(&[
+        ("latin1.txt", b"caf\xE9 needle\n"),
+        ("nul.bin", b"\0needle"),
+    ]);
+    assert_eq!(
+        text(&ws, ".", &args("needle")),
+        "no matches for 'needle' under . (2 files skipped: 1 binary, 1 not UTF-8)"
+    );
+}
+
+#[test]
+fn case53_gitignore_and_hidden() {
+    let ws = Ws::new(&[
+        (".gitignore", b"ignored.txt\n"),
+        ("ignored.txt", b"needle\n"),
+        (".hidden/h.txt", b"needle\n"),
+        ("shown.txt", b"needle\n"),
+    ]);
+    let a = GrepArgs {
+        output_mode: Some(OutputMode::FilesWithMatches),
+        ..args("needle")
+    };
+    assert_eq!(text(&ws, ".", &a), "shown.txt\n\n1 file");
+    let hidden = GrepArgs {
+        include_hidden: Some(true),
+        ..a
+    };
+    assert_eq!(
+        text(&ws, ".", &hidden),
+        ".hidden/h.txt\nshown.txt\n\n2 files"
+    );
+}
+
+#[test]
+fn case54_long_lines_are_cut_at_200_chars() {
+    let line = "x".repeat(221);
+    let ws = Ws::new(&[("long.txt", line.as_bytes())]);
+    let out = text(&ws, ".", &args("x"));
+    assert!(
+        out.contains(&format!("\n1 | {}…\n", "x".repeat(200))),
+        "{out}"
+    );
+    let crabs = "🦀".repeat(250);
+    let ws = Ws::new(&[("crab.txt", crabs.as_bytes())]);
+    let out = text(&ws, ".", &args("🦀"));
+    assert!(out.contains(&format!("\n1 | {}…\n", "🦀".repeat(200))));
+}
+
+#[test]
+fn case55_cancelled_search_says_so() {
+    let ws = Ws::new(&[("a.txt", b"needle\n")]);
+    let options = SearchOptions {
+        cancel: Some(Arc::new(AtomicBool::new(true))),
+        ..SearchOptions::default()
+    };
+    let out = run_opts(&ws, ".", &args("needle"), &options);
+    assert_eq!(out.text, "no matches for 'needle' under . (cancelled)");
+    assert_eq!(out.structured["stop"], json!("cancelled"));
+}
+
+#[test]
+fn case56_content_rows_keep_indentation_under_tag_headers() {
+    let bytes = b"fn main() {\n    find me\n}\n";
+    let ws = Ws::new(&[("src/lib.rs", bytes)]);
+    assert_eq!(
+        text(&ws, ".", &args("find me")),
+        format!(
+            "[src/lib.rs#{}]\n2 |     find me\n\n1 match in 1 file",
+            tag(bytes)
+        )
+    );
+}
+
+#[test]
+fn case57_headers_are_workspace_relative_under_a_narrowed_path() {
+    let ws = Ws::new(&[
+        ("src/nested.txt", b"needle\n"),
+        ("src/deep/x.txt", b"needle\n"),
+    ]);
+    let a = GrepArgs {
+        output_mode: Some(OutputMode::Count),
+        ..args("needle")
+    };
+    assert_eq!(
+        text(&ws, "src", &a),
+        "src/deep/x.txt:1\nsrc/nested.txt:1\n\n2 matches in 2 files"
+    );
+    let out = text(&ws, "src", &args("needle"));
+    assert!(out.contains("[src/nested.txt#"), "{out}");
+    assert!(!out.contains("[nested.txt#"), "{out}");
+}
+
+#[test]
+fn case61_walk_order_interleaves_files_and_directories() {
+    let ws = Ws::new(&[
+        ("top.rs", b"x\n"),
+        ("src/nested/c.rs", b"x\n"),
+        ("src/b.rs", b"x\n"),
+        ("src/a.rs", b"x\n"),
+    ]);
+    let a = GrepArgs {
+        output_mode: Some(OutputMode::FilesWithMatches),
+        ..args("x")
+    };
+    assert_eq!(
+        text(&ws, ".", &a),
+        "src/a.rs\nsrc/b.rs\nsrc/nested/c.rs\ntop.rs\n\n4 files"
+    );
+}
+
+#[test]
+fn files_with_matches_and_count_modes() {
+    let ws = Ws::new(&[
+        ("a.txt", b"x\nx\ny\n"),
+        ("b.txt", b"y\n"),
+        ("c.txt", b"x\n"),
+    ]);
+    let fwm = GrepArgs {
+        output_mode: Some(OutputMode::FilesWithMatches),
+        ..args("x")
+    };
+    let out = run(&ws, ".", &fwm);
+    assert_eq!(out.text, "a.txt\nc.txt\n\n2 files");
+    assert_eq!(out.structured["total"], json!(null));
+    assert_eq!(out.structured["files"][0]["count"], json!(null));
+    assert_eq!(out.structured["files"][0]["tag"], json!(null));
+    let capped = GrepArgs {
+        max_results: Some(1),
+        ..fwm
+    };
+    assert_eq!(
+        text(&ws, ".", &capped),
+        format!("a.txt\n\n1 file ({RESULT_CAP})")
+    );
+    let count = GrepArgs {
+        output_mode: Some(OutputMode::Count),
+        ..args("x")
+    };
+    let out = run(&ws, ".", &count);
+    assert_eq!(out.text, "a.txt:2\nc.txt:1\n\n3 matches in 2 files");
+    assert_eq!(out.structured["total"], json!(3));
+    let one = GrepArgs {
+        output_mode: Some(OutputMode::Count),
+        ..args("y")
+    };
+    assert_eq!(
+        text(&ws, ".", &one),
+        "a.txt:1\nb.txt:1\n\n2 matches in 2 files"
+    );
+}
+
+#[test]
+fn no_hits_message() {
+    let ws = Ws::new(&[("a.txt", b"alpha\n")]);
+    assert_eq!(text(&ws, ".", &args("zzz")), "no matches for 'zzz' under .");
+    assert_eq!(
+        text(&ws, "a.txt", &args("zzz")),
+        "no matches for 'zzz' under a.txt"
+    );
+}
+
+#[test]
+fn improvement_a_file_path_is_searched() {
+    let bytes = b"one\ntwo needle\n";
+    let ws = Ws::new(&[("src/a.rs", bytes), (".gitignore", b"src/a.rs\n")]);
+    assert_eq!(
+        text(&ws, "src/a.rs", &args("needle")),
+        format!(
+            "[src/a.rs#{}]\n2 | two needle\n\n1 match in 1 file",
+            tag(bytes)
+        )
+    );
+    // A glob filter sees the file's workspace-relative path.
+    let rs = GrepArgs {
+        glob: Some("*.rs".into()),
+        ..args("needle")
+    };
+    assert!(text(&ws, "src/a.rs", &rs).starts_with("[src/a.rs#"));
+    let txt = GrepArgs {
+        glob: Some("*.txt".into()),
+        ..args("needle")
+    };
+    assert_eq!(
+        text(&ws, "src/a.rs", &txt),
+        "no matches for 'needle' under src/a.rs"
+    );
+}
+
+#[test]
+fn glob_filter_uses_the_path_below_the_target() {
+    let ws = Ws::new(&[
+        ("src/a.rs", b"x\n"),
+        ("src/a.txt", b"x\n"),
+        ("src/d/b.rs", b"x\n"),
+    ]);
+    let a = GrepArgs {
+        glob: Some("d/*.rs".into()),
+        output_mode: Some(OutputMode::FilesWithMatches),
+        ..args("x")
+    };
+    assert_eq!(text(&ws, "src", &a), "src/d/b.rs\n\n1 file");
+    let not = GrepArgs {
+        glob: Some("!*.rs".into()),
+        output_mode: Some(OutputMode::FilesWithMatches),
+        ..args("x")
+    };
+    assert_eq!(text(&ws, "src", &not), "src/a.txt\n\n1 file");
+}
+
+#[test]
+fn handed_b08_crlf_file_gets_read_tag_and_clean_rows() {
+    let bytes = b"alpha\r\nbeta\r\ngamma\r\n";
+    let ws = Ws::new(&[("f.txt", bytes)]);
+    let out = run(&ws, ".", &args("beta"));
+    let t = TagScheme::Rho.tag_of(bytes);
+    assert_eq!(
+        out.text,
+        format!("[f.txt#{t}]\n2 | beta\n\n1 match in 1 file")
+    );
+    assert_eq!(out.structured["files"][0]["tag"], json!(t.to_string()));
+    // The omp scheme mints omp tags.
+    let path = ws.path(".");
+    let omp = grep(&ws.scope(&path, "."), &args("beta"), TagScheme::Omp, 64_000).unwrap();
+    assert!(
+        omp.text
+            .starts_with(&format!("[f.txt#{}]\n", TagScheme::Omp.tag_of(bytes)))
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn handed_b19_symlinks_never_yield_hits() {
+    let outside = Ws::new(&[
+        ("hostname", b"host-secret\n"),
+        ("dir/x.txt", b"host-secret\n"),
+    ]);
+    let ws = Ws::new(&[("real.txt", b"nothing\n")]);
+    std::os::unix::fs::symlink(outside.path("hostname"), ws.path("leak")).unwrap();
+    std::os::unix::fs::symlink(outside.path("dir"), ws.path("out")).unwrap();
+    std::os::unix::fs::symlink("/etc/hostname", ws.path("etc-leak")).unwrap();
+    for hidden in [false, true] {
+        let a = GrepArgs {
+            include_hidden: Some(hidden),
+            ..args("host")
+        };
+        assert_eq!(text(&ws, ".", &a), "no matches for 'host' under .");
+    }
+}
+
+#[test]
+fn handed_b21_d08_archives_and_utf16_are_skipped_without_headers() {
+    let zip = b"PK\x03\x04\x14\x00\x00\x00\x08\x00PK rest";
+    let utf16 = b"\xFF\xFEh\x00i\x00\n\x00";
+    let ws = Ws::new(&[("s.ods", zip), ("w.txt", utf16)]);
+    let out = run(&ws, ".", &args("PK"));
+    assert_eq!(
+        out.text,
+        "no matches for 'PK' under . (2 files skipped: 1 binary, 1 not UTF-8)"
+    );
+    let out = run(&ws, ".", &args("h"));
+    assert!(!out.text.contains('['), "{}", out.text);
+    assert_eq!(out.structured["skipped"]["binary"], json!(1));
+    assert_eq!(out.structured["skipped"]["not_utf8"], json!(1));
+}
+
+#[test]
+fn bom_is_not_part_of_line_one() {
+    let bytes = "\u{FEFF}hello\nworld hello\n".as_bytes();
+    let ws = Ws::new(&[("b.txt", bytes)]);
+    assert_eq!(
+        text(&ws, ".", &args("^hello")),
+        format!("[b.txt#{}]\n1 | hello\n\n1 match in 1 file", tag(bytes))
+    );
+}
+
+#[test]
+fn line_model_anchors_and_carriage_returns() {
+    let ws = Ws::new(&[("top.rs", b"needle\r\nneedle  \r\nneedle")]);
+    let out = text(&ws, ".", &args("^needle$"));
+    assert!(
+        out.contains("\n1 | needle\n3 | needle\n\n2 matches in 1 file"),
+        "{out}"
+    );
+    // A bare CR is inside the line: `.` matches it, `^` does not follow it.
+    let ws = Ws::new(&[("cr.txt", b"a\rb\n")]);
+    assert!(text(&ws, ".", &args("a.b")).contains("1 | a\rb\n"));
+    assert!(text(&ws, ".", &args("^b")).starts_with("no matches"));
+    // Patterns never span lines.
+    let ws = Ws::new(&[("two.txt", b"a\nb\n")]);
+    for pattern in [r"a\nb", r"a\sb", r"a[\s\S]b", "(?s)a.b"] {
+        assert!(
+            text(&ws, ".", &args(pattern)).starts_with("no matches"),
+            "{pattern}"
+        );
+    }
+    assert!(text(&ws, ".", &args(r"a|\n")).contains("1 | a\n"));
+}
+
+#[test]
+fn literal_and_case_options() {
+    let ws = Ws::new(&[("a.txt", b"a.b\naxb\nA.B\n")]);
+    let literal = GrepArgs {
+        literal: Some(true),
+        output_mode: Some(OutputMode::Count),
+        ..args("a.b")
+    };
+    assert_eq!(text(&ws, ".", &literal), "a.txt:1\n\n1 match in 1 file");
+    let loose = GrepArgs {
+        case_sensitive: Some(false),
+        ..literal
+    };
+    assert_eq!(text(&ws, ".", &loose), "a.txt:2\n\n2 matches in 1 file");
+    let dollar = GrepArgs {
+        literal: Some(true),
+        ..args("$x")
+    };
+    let ws = Ws::new(&[("d.txt", b"cost $x\r\n")]);
+    assert!(text(&ws, ".", &dollar).contains("1 | cost $x\n"));
+}
+
+#[test]
+fn scan_and_time_limits_are_reported() {
+    let ws = Ws::new(&[
+        ("a.txt", b"needle\n"),
+        ("b.txt", b"needle\n"),
+        ("c.txt", b"needle\n"),
+    ]);
+    let small = SearchOptions {
+        max_entries: 2,
+        ..SearchOptions::default()
+    };
+    let out = run_opts(&ws, ".", &args("needle"), &small);
+    assert!(
+        out.text
+            .ends_with("1 match in 1 file (walk stopped after 2 entries; search a narrower path)"),
+        "{}",
+        out.text
+    );
+    assert_eq!(out.structured["stop"], json!("scan_limit"));
+    let late = SearchOptions {
+        time_limit: Duration::ZERO,
+        ..SearchOptions::default()
+    };
+    let out = run_opts(&ws, ".", &args("needle"), &late);
+    assert_eq!(
+        out.text,
+        "no matches for 'needle' under . (time limit of 0 s reached; search a narrower path)"
+    );
+}
+
+#[test]
+fn output_is_fitted_to_the_budget() {
+    let ws = Ws::new(&[("a.txt", b"needle\n")]);
+    let path = ws.path(".");
+    let out = grep(&ws.scope(&path, "."), &args("needle"), TagScheme::Rho, 8).unwrap();
+    let full = format!("[a.txt#{}]", tag(b"needle\n"));
+    assert_eq!(out.text, format!("{}\n[truncated]", &full[..8]));
+}
+
+#[test]
+fn structured_shape() {
+    let bytes = b"x1\nx2\n";
+    let ws = Ws::new(&[("a.txt", bytes)]);
+    let out = run(&ws, ".", &args("x"));
+    assert_eq!(
+        out.structured,
+        json!({
+            "mode": "content",
+            "files": [{"path": "a.txt", "tag": tag(bytes), "count": 2,
+                       "matches": [{"line": 1, "text": "x1"}, {"line": 2, "text": "x2"}], "more": 0}],
+            "shown": 2, "total": 2, "files_matched": 1, "files_cut_by_max_per_file": 0,
+            "skipped": {"binary": 0, "not_utf8": 0, "too_large": 0, "unreadable": 0},
+            "stop": null,
+        })
+    );
+}
+
+/// The candidate engine plus exact confirmation gives the same lines as
+/// checking every line exactly.
+#[test]
+fn candidate_search_agrees_with_exact_line_checks() {
+    let files: &[&[u8]] = &[
+        b"",
+        b"\n",
+        b"\n\n",
+        b"a",
+        b"a\n",
+        b"a\r\n",
+        b"a\r",
+        b"a\r\r\nb\n",
+        b"needle\r\nneedle  \r\nx needle\n",
+        b"alpha\nbeta\r\ngamma\rdelta\n\nend",
+        b"  indented\n\ttab\t\n",
+        "\u{FEFF}bom\nline\n".as_bytes(),
+        "é\nÉ\nß\n".as_bytes(),
+    ];
+    let patterns = [
+        "",
+        "a",
+        "^a$",
+        "a$",
+        "^$",
+        "^",
+        "$",
+        ".",
+        "^.*$",
+        r"\s$",
+        r"\s",
+        "[^a]$",
+        "e.$",
+        r"\bb",
+        r"a\b",
+        "(?i)É",
+        "x|^$",
+        r"\r",
+        "a.b",
+        r"\z",
+        r"\Aa",
+        "needle$",
+        "(?m)^needle$",
+        "t.$",
+        r"[\r]",
+        "^\t",
+        "end$",
+        "ß",
+    ];
+    for pattern in patterns {
+        let request = Request::compile(&args(pattern), TagScheme::Rho).unwrap();
+        for &bytes in files {
+            let body = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
+            let mut exact = Found {
+                exact: &request.exact,
+                retain: 100,
+                first_only: false,
+                total: 0,
+                lines: Vec::new(),
+            };
+            exact.every_line(body);
+            let ws = Ws::new(&[("f.txt", bytes)]);
+            let a = GrepArgs {
+                max_per_file: Some(100),
+                ..args(pattern)
+            };
+            let out = run(&ws, ".", &a);
+            let got: Vec<u64> = out.structured["files"]
+                .get(0)
+                .map(|f| {
+                    f["matches"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|m| m["line"].as_u64().unwrap())
+                        .collect()
+                })
+                .unwrap_or_default();
+            let want: Vec<u64> = exact.lines.iter().map(|l| l.line).collect();
+            assert_eq!(got, want, "pattern {pattern:?} on {bytes:?}");
+            // And both agree with the line model's own splitter.
+            let text = std::str::from_utf8(body).unwrap();
+            let model: Vec<u64> = hashline::text::split_line_texts(text)
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| request.exact.is_match(l))
+                .map(|(i, _)| i as u64 + 1)
+                .collect();
+            assert_eq!(want, model, "pattern {pattern:?} on {bytes:?}");
+        }
+    }
+}
+
+/// Parallel runs give byte-identical output to a 1-thread run, with caps
+/// landing mid-way through the tree.
+#[test]
+fn parallel_output_is_deterministic() {
+    let ws = Ws::new(&[]);
+    for i in 0..300u32 {
+        let dir = format!("d{}/s{}", i % 7, i % 3);
+        let mut body = String::new();
+        for line in 0..(i % 17) {
+            if (i + line) % 4 == 0 {
+                body.push_str(&format!("needle {i} {line}\n"));
+            } else {
+                body.push_str(&format!("hay {i} {line}\r\n"));
+            }
+        }
+        ws.write(&format!("{dir}/f{i:03}.txt"), body.as_bytes());
+        if i % 50 == 0 {
+            ws.write(&format!("{dir}/bin{i}.dat"), b"needle\0");
+            ws.write(&format!("{dir}/latin{i}.txt"), b"needle \xE9\n");
+        }
+    }
+    let cases = [
+        GrepArgs {
+            max_results: Some(150),
+            max_per_file: Some(2),
+            ..args("needle")
+        },
+        GrepArgs {
+            max_results: Some(1000),
+            ..args("needle \\d+ [13]$")
+        },
+        GrepArgs {
+            max_results: Some(37),
+            output_mode: Some(OutputMode::FilesWithMatches),
+            ..args("needle")
+        },
+        GrepArgs {
+            output_mode: Some(OutputMode::Count),
+            ..args("hay")
+        },
+        GrepArgs {
+            glob: Some("d3/**".into()),
+            ..args("needle")
+        },
+    ];
+    let path = ws.path(".");
+    let scope = ws.scope(&path, ".");
+    for a in &cases {
+        let single = SearchOptions {
+            threads: Some(1),
+            ..SearchOptions::default()
+        };
+        let base = grep_with(&scope, a, TagScheme::Rho, 1_000_000, &single).unwrap();
+        assert!(base.text.lines().count() > 5, "{}", base.text);
+        if matches!(a.max_results, Some(150 | 37)) {
+            // The cap lands mid-way through the tree.
+            assert_eq!(base.structured["stop"], json!("result_limit"));
+        }
+        for threads in [2, 4, 8] {
+            let options = SearchOptions {
+                threads: Some(threads),
+                ..SearchOptions::default()
+            };
+            for _ in 0..3 {
+                let out = grep_with(&scope, a, TagScheme::Rho, 1_000_000, &options).unwrap();
+                assert_eq!(out, base, "{threads} threads, args {a:?}");
+            }
+        }
+    }
+}

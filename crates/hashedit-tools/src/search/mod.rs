@@ -1,0 +1,328 @@
+//! The search tools: [`grep`], [`glob`] and [`list_dir`].
+//!
+//! All three work on a [`SearchScope`] whose paths the caller has already
+//! resolved and confined to the workspace; nothing here interprets a user
+//! path. `grep` and `glob` share one bounded, deterministic walk
+//! (module `walk`): ripgrep's `ignore` crate with git ignore rules honoured even
+//! outside a git checkout, hidden entries skipped unless asked for, `.git`
+//! never entered, symbolic links neither followed nor yielded, and entries
+//! visited depth-first in byte-wise name order. Shapes, numbers, defaults
+//! and caps follow Rho (reference-rho.md §4, §5, §10); the prose is ours,
+//! and product.md §3 item 7 adds three improvements: `grep` searches a file
+//! named by `path`, files it skips are counted in its summary, and `glob`
+//! prints workspace-relative paths like `grep`.
+//!
+//! Every successful reply is finally fitted to the output budget with
+//! [`hashline::truncate::truncate_to_budget`].
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+mod glob;
+mod grep;
+mod list_dir;
+mod walk;
+
+pub use glob::{glob, glob_with};
+pub use grep::{grep, grep_with};
+pub use list_dir::list_dir;
+
+/// Default cap on results for `grep` (matching lines in content mode, files
+/// otherwise) and `glob` (paths) (reference-rho.md §4, §10).
+pub const DEFAULT_MAX_RESULTS: usize = 200;
+/// Largest `max_results` honoured; larger requests are clamped to it.
+pub const MAX_RESULTS_CEILING: usize = 1_000;
+/// Default cap on matching lines shown per file by `grep`.
+pub const DEFAULT_MAX_PER_FILE: usize = 10;
+/// Largest `max_per_file` honoured; larger requests are clamped to it.
+pub const MAX_PER_FILE_CEILING: usize = 100;
+/// Files larger than this many bytes (5 MiB) are skipped by `grep`.
+pub const MAX_GREP_FILE_BYTES: u64 = 5 * 1024 * 1024;
+/// Characters of a matching line shown by `grep` before it is cut with `…`.
+pub const MAX_PREVIEW_CHARS: usize = 200;
+/// Heap cap (bytes) for compiling a `grep` pattern, and separately for its
+/// lazy DFA: 10 MiB each.
+pub const REGEX_SIZE_LIMIT: usize = 10 * 1024 * 1024;
+/// A walk stops after this many directory entries (files, directories and
+/// anything else it meets, the root included).
+pub const MAX_WALK_ENTRIES: usize = 200_000;
+/// Wall-clock budget of one `grep` or `glob` call.
+pub const SEARCH_TIME_LIMIT: Duration = Duration::from_secs(15);
+/// Environment variable that pins the number of `grep` worker threads when
+/// [`SearchOptions::threads`] is not set (a positive integer).
+pub const THREADS_ENV: &str = "HASHEDIT_THREADS";
+
+/// What to search: paths the caller has already resolved and confined.
+#[derive(Debug, Clone, Copy)]
+pub struct SearchScope<'a> {
+    /// Canonical workspace root.
+    pub root: &'a Path,
+    /// Canonical directory (or, for `grep` and `glob`, regular file) to
+    /// search; inside `root`.
+    pub target: &'a Path,
+    /// Workspace-relative display of `target`, `"."` for the root itself.
+    /// Printed paths are this joined with the walk-relative path.
+    pub display: &'a str,
+}
+
+/// Knobs for a search call beyond the tool arguments: parallelism, bounds
+/// and cancellation. [`SearchOptions::default`] gives the production values.
+#[derive(Debug, Clone)]
+pub struct SearchOptions {
+    /// Worker threads for `grep`. `None`: the [`THREADS_ENV`] variable if it
+    /// holds a positive integer, else [`std::thread::available_parallelism`].
+    /// `Some(1)` searches on the calling thread. Output never depends on it.
+    pub threads: Option<usize>,
+    /// Wall-clock budget of the call (default [`SEARCH_TIME_LIMIT`]).
+    pub time_limit: Duration,
+    /// Directory entries a walk may visit (default [`MAX_WALK_ENTRIES`]).
+    pub max_entries: usize,
+    /// When set to true by another thread, the search stops at the next
+    /// entry or file and reports itself as cancelled.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Default for SearchOptions {
+    fn default() -> SearchOptions {
+        SearchOptions {
+            threads: None,
+            time_limit: SEARCH_TIME_LIMIT,
+            max_entries: MAX_WALK_ENTRIES,
+            cancel: None,
+        }
+    }
+}
+
+impl SearchOptions {
+    /// The number of worker threads this call uses (at least 1).
+    pub fn thread_count(&self) -> usize {
+        let chosen = self.threads.or_else(|| {
+            std::env::var(THREADS_ENV)
+                .ok()
+                .and_then(|v| v.trim().parse::<usize>().ok())
+                .filter(|&n| n > 0)
+        });
+        chosen
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .clamp(1, 64)
+    }
+}
+
+/// Why a search returned less than the whole answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// `max_results` was reached.
+    ResultLimit,
+    /// The walk visited its maximum number of entries.
+    ScanLimit,
+    /// The time budget ran out.
+    TimeLimit,
+    /// The caller cancelled the call.
+    Cancelled,
+}
+
+impl Stop {
+    /// The machine-readable name used in structured output.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Stop::ResultLimit => "result_limit",
+            Stop::ScanLimit => "scan_limit",
+            Stop::TimeLimit => "time_limit",
+            Stop::Cancelled => "cancelled",
+        }
+    }
+
+    /// The model-facing reason; `narrow` names what the tool can narrow.
+    pub(crate) fn describe(self, narrow: &str, limits: &Limits) -> String {
+        match self {
+            Stop::ResultLimit => format!("max_results reached; narrow {narrow} to see the rest"),
+            Stop::ScanLimit => format!(
+                "walk stopped after {} entries; search a narrower path",
+                limits.max_entries
+            ),
+            Stop::TimeLimit => format!(
+                "time limit of {} reached; search a narrower path",
+                human_duration(limits.time_limit)
+            ),
+            Stop::Cancelled => "cancelled".to_string(),
+        }
+    }
+}
+
+fn human_duration(d: Duration) -> String {
+    if d.subsec_millis() == 0 {
+        format!("{} s", d.as_secs())
+    } else {
+        format!("{} ms", d.as_millis())
+    }
+}
+
+/// The bounds of one call, checked by the walk and by grep's workers.
+#[derive(Debug)]
+pub(crate) struct Limits {
+    pub(crate) deadline: Instant,
+    pub(crate) time_limit: Duration,
+    pub(crate) max_entries: usize,
+    pub(crate) cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    pub(crate) fn start(options: &SearchOptions) -> Limits {
+        let now = Instant::now();
+        Limits {
+            deadline: now
+                .checked_add(options.time_limit)
+                .unwrap_or(now + SEARCH_TIME_LIMIT),
+            time_limit: options.time_limit,
+            max_entries: options.max_entries,
+            cancel: options.cancel.clone(),
+        }
+    }
+
+    /// `Some` once the call must stop for cancellation or time.
+    pub(crate) fn check(&self) -> Option<Stop> {
+        if self
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+        {
+            Some(Stop::Cancelled)
+        } else if Instant::now() >= self.deadline {
+            Some(Stop::TimeLimit)
+        } else {
+            None
+        }
+    }
+}
+
+/// Clamps a caller's cap into `1..=ceiling`, `default` when absent.
+pub(crate) fn clamp_cap(value: Option<usize>, default: usize, ceiling: usize) -> usize {
+    value.unwrap_or(default).clamp(1, ceiling)
+}
+
+/// `"1 file"`, `"2 files"`.
+pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Appends `" (r1; r2)"` to `counts` when there are reasons.
+pub(crate) fn with_reasons(counts: String, reasons: &[String]) -> String {
+    if reasons.is_empty() {
+        counts
+    } else {
+        format!("{counts} ({})", reasons.join("; "))
+    }
+}
+
+/// Joins the scope's display path with a walk-relative path (`""` for a
+/// file target), giving the workspace-relative path the model sees.
+pub(crate) fn workspace_path(display: &str, relative: &str) -> String {
+    if relative.is_empty() {
+        display.to_string()
+    } else if display.is_empty() || display == "." {
+        relative.to_string()
+    } else {
+        format!("{}/{relative}", display.trim_end_matches('/'))
+    }
+}
+
+/// A path or name as printed one per line: unchanged unless it holds a
+/// control character (a newline would break the layout), in which case it
+/// is shown double-quoted with Rust-style escapes (`"a\nb"`).
+pub(crate) fn printable(name: &str) -> std::borrow::Cow<'_, str> {
+    if name.chars().any(char::is_control) {
+        std::borrow::Cow::Owned(format!("{name:?}"))
+    } else {
+        std::borrow::Cow::Borrowed(name)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testutil {
+    //! Shared helpers for the search tests.
+
+    use super::SearchScope;
+    use std::path::{Path, PathBuf};
+    use tempfile::TempDir;
+
+    /// A temporary workspace with files written from `(path, bytes)` pairs.
+    pub(crate) struct Ws {
+        pub(crate) dir: TempDir,
+        pub(crate) root: PathBuf,
+    }
+
+    impl Ws {
+        pub(crate) fn new(files: &[(&str, &[u8])]) -> Ws {
+            let dir = TempDir::new().unwrap();
+            let root = dir.path().canonicalize().unwrap();
+            let ws = Ws { dir, root };
+            for (path, bytes) in files {
+                ws.write(path, bytes);
+            }
+            ws
+        }
+
+        pub(crate) fn write(&self, path: &str, bytes: &[u8]) {
+            let full = self.root.join(path);
+            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+            std::fs::write(full, bytes).unwrap();
+        }
+
+        pub(crate) fn path(&self, rel: &str) -> PathBuf {
+            if rel == "." {
+                self.root.clone()
+            } else {
+                self.root.join(rel)
+            }
+        }
+
+        pub(crate) fn scope<'a>(&'a self, target: &'a Path, display: &'a str) -> SearchScope<'a> {
+            let _ = &self.dir;
+            SearchScope {
+                root: &self.root,
+                target,
+                display,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn caps_clamp_into_range() {
+        assert_eq!(clamp_cap(None, 200, 1000), 200);
+        assert_eq!(clamp_cap(Some(0), 200, 1000), 1);
+        assert_eq!(clamp_cap(Some(5000), 200, 1000), 1000);
+        assert_eq!(clamp_cap(Some(7), 10, 100), 7);
+    }
+
+    #[test]
+    fn paths_join_and_escape() {
+        assert_eq!(workspace_path(".", "a/b.rs"), "a/b.rs");
+        assert_eq!(workspace_path("src", "a.rs"), "src/a.rs");
+        assert_eq!(workspace_path("src/a.rs", ""), "src/a.rs");
+        assert_eq!(printable("plain name.txt"), "plain name.txt");
+        assert_eq!(printable("a\nb"), "\"a\\nb\"");
+        assert_eq!(plural(1, "match", "matches"), "1 match");
+        assert_eq!(plural(0, "file", "files"), "0 files");
+    }
+
+    #[test]
+    fn explicit_threads_win() {
+        let options = SearchOptions {
+            threads: Some(3),
+            ..SearchOptions::default()
+        };
+        assert_eq!(options.thread_count(), 3);
+        let zero = SearchOptions {
+            threads: Some(0),
+            ..SearchOptions::default()
+        };
+        assert_eq!(zero.thread_count(), 1);
+    }
+}

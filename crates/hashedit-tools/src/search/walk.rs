@@ -1,0 +1,283 @@
+//! The bounded workspace walk shared by `grep` and `glob`.
+//!
+//! Rules (reference-rho.md §4 "Walk"):
+//! * ignore rules apply even outside a git checkout: `.gitignore`, `.ignore`,
+//!   `.gitignore` files in parent directories of the walk root, the global
+//!   gitignore and `.git/info/exclude`;
+//! * hidden (dot) entries are skipped unless asked for; `.git` directories
+//!   are never entered, except when the walk root itself is one;
+//! * symbolic links are neither followed nor yielded, whether they point at
+//!   files or directories, so a link inside the workspace can never expose
+//!   anything outside it (handed case B19);
+//! * order is depth-first with the entries of each directory sorted by
+//!   byte-wise file name, so files and directories interleave by name;
+//! * only regular files are yielded;
+//! * the walk stops after `max_entries` entries, at the deadline, or on
+//!   cancellation.
+//!
+//! A regular-file target is yielded alone, without ignore or hidden
+//! filtering: the caller named it.
+
+use std::ops::ControlFlow;
+use std::path::{Component, Path, PathBuf};
+
+use ignore::WalkBuilder;
+
+use super::{Limits, Stop};
+
+/// A regular file found by the walk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct WalkedFile {
+    /// Absolute path (under the canonical target).
+    pub(crate) absolute: PathBuf,
+    /// `/`-separated path relative to the walk target; empty when the
+    /// target is this file.
+    pub(crate) relative: String,
+}
+
+/// One step of the walk, in walk order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum WalkItem {
+    /// A regular file.
+    File(WalkedFile),
+    /// An entry the walk could not read (e.g. a directory without
+    /// permission); its contents were not visited.
+    Unreadable,
+}
+
+/// Walks `target`, calling `visit` for every regular file (and unreadable
+/// entry) in order. Returns why the walk ended early, or `None` when it
+/// completed. A `Break` from `visit` ends the walk with that reason.
+pub(crate) fn visit_files(
+    target: &Path,
+    include_hidden: bool,
+    limits: &Limits,
+    mut visit: impl FnMut(WalkItem) -> ControlFlow<Stop>,
+) -> Option<Stop> {
+    let Ok(metadata) = std::fs::symlink_metadata(target) else {
+        return None;
+    };
+    if metadata.file_type().is_file() {
+        if let Some(stop) = limits.check() {
+            return Some(stop);
+        }
+        let item = WalkItem::File(WalkedFile {
+            absolute: target.to_path_buf(),
+            relative: String::new(),
+        });
+        return visit(item).break_value();
+    }
+    if !metadata.is_dir() {
+        return None;
+    }
+
+    let mut builder = WalkBuilder::new(target);
+    builder
+        .follow_links(false)
+        .require_git(false)
+        .hidden(!include_hidden)
+        .ignore(true)
+        .git_ignore(true)
+        .git_global(true)
+        .git_exclude(true)
+        .parents(true)
+        .filter_entry(|entry| entry.depth() == 0 || entry.file_name() != ".git")
+        .sort_by_file_name(|a, b| a.cmp(b));
+
+    let mut seen = 0usize;
+    for entry in builder.build() {
+        if let Some(stop) = limits.check() {
+            return Some(stop);
+        }
+        seen += 1;
+        if seen > limits.max_entries {
+            return Some(Stop::ScanLimit);
+        }
+        let item = match entry {
+            Ok(entry) => {
+                if !entry.file_type().is_some_and(|t| t.is_file()) {
+                    continue;
+                }
+                let absolute = entry.into_path();
+                let Some(relative) = relative_path(target, &absolute) else {
+                    continue;
+                };
+                WalkItem::File(WalkedFile { absolute, relative })
+            }
+            // Problems with ignore files themselves are not unreadable
+            // entries; only I/O failures hide part of the tree.
+            Err(error) if error.io_error().is_some() => WalkItem::Unreadable,
+            Err(_) => continue,
+        };
+        if let ControlFlow::Break(stop) = visit(item) {
+            return Some(stop);
+        }
+    }
+    None
+}
+
+/// `absolute` relative to `root`, `/`-separated, lossily decoded.
+fn relative_path(root: &Path, absolute: &Path) -> Option<String> {
+    let relative = absolute.strip_prefix(root).ok()?;
+    let mut out = String::new();
+    for component in relative.components() {
+        match component {
+            Component::Normal(part) => {
+                if !out.is_empty() {
+                    out.push('/');
+                }
+                out.push_str(&part.to_string_lossy());
+            }
+            Component::CurDir => {}
+            Component::ParentDir | Component::RootDir | Component::Prefix(_) => return None,
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::SearchOptions;
+    use crate::search::testutil::Ws;
+    use std::time::Duration;
+
+    fn walk(target: &Path, hidden: bool, options: &SearchOptions) -> (Vec<String>, Option<Stop>) {
+        let limits = Limits::start(options);
+        let mut files = Vec::new();
+        let stop = visit_files(target, hidden, &limits, |item| {
+            if let WalkItem::File(f) = item {
+                files.push(f.relative);
+            }
+            ControlFlow::Continue(())
+        });
+        (files, stop)
+    }
+
+    fn names(target: &Path, hidden: bool) -> Vec<String> {
+        walk(target, hidden, &SearchOptions::default()).0
+    }
+
+    #[test]
+    fn sorts_per_directory_and_interleaves_files_and_dirs() {
+        let ws = Ws::new(&[
+            ("top.rs", b"x"),
+            ("src/nested/c.rs", b"x"),
+            ("src/b.rs", b"x"),
+            ("src/a.rs", b"x"),
+        ]);
+        assert_eq!(
+            names(&ws.root, false),
+            ["src/a.rs", "src/b.rs", "src/nested/c.rs", "top.rs"]
+        );
+    }
+
+    #[test]
+    fn order_is_bytewise() {
+        let ws = Ws::new(&[
+            ("b", b""),
+            ("B", b""),
+            ("a.rs", b""),
+            ("a", b""),
+            ("é", b""),
+        ]);
+        assert_eq!(names(&ws.root, false), ["B", "a", "a.rs", "b", "é"]);
+    }
+
+    #[test]
+    fn honours_gitignore_without_a_repository_and_skips_dot_git() {
+        let ws = Ws::new(&[
+            (".gitignore", b"ignored.txt\nbuild/\n"),
+            ("ignored.txt", b"x"),
+            ("build/out.txt", b"x"),
+            ("kept.txt", b"x"),
+            (".ignore", b"also.txt\n"),
+            ("also.txt", b"x"),
+            (".git/config", b"x"),
+            ("sub/.git/HEAD", b"x"),
+            (".hidden/h.txt", b"x"),
+        ]);
+        assert_eq!(names(&ws.root, false), ["kept.txt"]);
+        assert_eq!(
+            names(&ws.root, true),
+            [".gitignore", ".hidden/h.txt", ".ignore", "kept.txt"]
+        );
+    }
+
+    #[test]
+    fn parent_gitignore_applies_to_a_narrowed_walk() {
+        let ws = Ws::new(&[
+            (".gitignore", b"*.log\n"),
+            ("src/a.log", b"x"),
+            ("src/a.rs", b"x"),
+        ]);
+        assert_eq!(names(&ws.path("src"), false), ["a.rs"]);
+    }
+
+    #[test]
+    fn walks_a_root_named_dot_git() {
+        let ws = Ws::new(&[(".git/HEAD", b"ref"), (".git/refs/x", b"y")]);
+        assert_eq!(names(&ws.path(".git"), false), ["HEAD", "refs/x"]);
+    }
+
+    #[test]
+    fn hidden_root_is_entered() {
+        let ws = Ws::new(&[(".config/a.toml", b"x")]);
+        assert_eq!(names(&ws.path(".config"), false), ["a.toml"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn never_yields_symlinks() {
+        let outside = Ws::new(&[("secret.txt", b"host"), ("dir/inner.txt", b"host")]);
+        let ws = Ws::new(&[("real.txt", b"x")]);
+        std::os::unix::fs::symlink(outside.path("secret.txt"), ws.path("leak")).unwrap();
+        std::os::unix::fs::symlink(outside.path("dir"), ws.path("out")).unwrap();
+        std::os::unix::fs::symlink(ws.path("real.txt"), ws.path("inside-link")).unwrap();
+        assert_eq!(names(&ws.root, true), ["real.txt"]);
+    }
+
+    #[test]
+    fn a_file_target_is_yielded_alone_even_if_ignored() {
+        let ws = Ws::new(&[(".gitignore", b"*.log\n"), ("x.log", b"x")]);
+        let (files, stop) = walk(&ws.path("x.log"), false, &SearchOptions::default());
+        assert_eq!(files, [""]);
+        assert_eq!(stop, None);
+    }
+
+    #[test]
+    fn stops_at_the_entry_limit_and_deadline() {
+        let ws = Ws::new(&[("a", b""), ("b", b""), ("c", b"")]);
+        let options = SearchOptions {
+            max_entries: 3,
+            ..SearchOptions::default()
+        };
+        // Root, a, b are the first three entries; c would be the fourth.
+        let (files, stop) = walk(&ws.root, false, &options);
+        assert_eq!(files, ["a", "b"]);
+        assert_eq!(stop, Some(Stop::ScanLimit));
+
+        let late = SearchOptions {
+            time_limit: Duration::ZERO,
+            ..SearchOptions::default()
+        };
+        let (files, stop) = walk(&ws.root, false, &late);
+        assert!(files.is_empty());
+        assert_eq!(stop, Some(Stop::TimeLimit));
+    }
+
+    #[test]
+    fn visitor_can_stop_the_walk() {
+        let ws = Ws::new(&[("a", b""), ("b", b"")]);
+        let limits = Limits::start(&SearchOptions::default());
+        let mut seen = Vec::new();
+        let stop = visit_files(&ws.root, false, &limits, |item| {
+            if let WalkItem::File(f) = item {
+                seen.push(f.relative);
+            }
+            ControlFlow::Break(Stop::ResultLimit)
+        });
+        assert_eq!(seen, ["a"]);
+        assert_eq!(stop, Some(Stop::ResultLimit));
+    }
+}
