@@ -48,6 +48,16 @@ pub enum SectionFailure {
         /// Tag of the live file.
         live: SnapshotTag,
     },
+    /// The tag is stale and the session held the snapshot it names, but
+    /// the ops could not be carried onto the live file.
+    StaleTagNotRebased {
+        /// Tag in the section header.
+        expected: SnapshotTag,
+        /// Tag of the live file.
+        live: SnapshotTag,
+        /// Why the rebase was refused.
+        reason: String,
+    },
     /// The tag matched but another snapshot served under it differs from
     /// the live bytes (a 16-bit collision, product.md §3 item 5).
     CollidingSnapshot {
@@ -76,6 +86,16 @@ impl fmt::Display for SectionFailure {
                 f,
                 "snapshot tag {expected} is stale: the file changed and its tag is now {live}; \
                  nothing was written. Retry with the header and line numbers of the live snapshot below"
+            ),
+            SectionFailure::StaleTagNotRebased {
+                expected,
+                live,
+                reason,
+            } => write!(
+                f,
+                "snapshot tag {expected} is stale: the file changed and its tag is now {live}, and the \
+                 ops could not be moved onto it safely ({reason}); nothing was written. Retry with the \
+                 header and line numbers of the live snapshot below"
             ),
             SectionFailure::CollidingSnapshot { tag } => write!(
                 f,

@@ -30,6 +30,7 @@ pub mod document;
 pub mod edit;
 pub mod parse;
 pub mod plan;
+pub mod rebase;
 pub mod scan;
 pub mod tag;
 pub mod text;

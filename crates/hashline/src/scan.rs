@@ -8,7 +8,7 @@
 //! serves files of gigabytes (product.md §3 item 9) with the same numbering
 //! and tag as an in-memory [`crate::Text`].
 
-use crate::tag::{SnapshotTag, TagHasher, TagScheme};
+use crate::tag::{Fingerprint, SnapshotTag, TagHasher, TagScheme};
 use crate::text::{DecodeError, UTF8_BOM, foreign_bom};
 
 /// Which rows a scan keeps.
@@ -28,6 +28,8 @@ pub struct WindowRequest {
 pub struct ScanOutcome {
     /// Snapshot tag of the whole file.
     pub tag: SnapshotTag,
+    /// The tag with its 128-bit digest (see [`Fingerprint`]).
+    pub fingerprint: Fingerprint,
     /// Number of lines in the whole file.
     pub total_lines: usize,
     /// File size in bytes.
@@ -80,7 +82,7 @@ impl LineScanner {
     /// A scanner for `scheme` keeping the rows `request` asks for.
     pub fn new(scheme: TagScheme, request: WindowRequest) -> LineScanner {
         let mut scanner = LineScanner {
-            hasher: TagHasher::new(scheme),
+            hasher: TagHasher::with_digest(scheme),
             request,
             offset: 0,
             head: Vec::new(),
@@ -147,8 +149,10 @@ impl LineScanner {
             self.end_line();
             total += 1;
         }
+        let fingerprint = self.hasher.finish_fingerprint();
         Ok(ScanOutcome {
-            tag: self.hasher.finish(),
+            tag: fingerprint.tag,
+            fingerprint,
             total_lines: total,
             byte_len: self.offset,
             rows: self.rows,

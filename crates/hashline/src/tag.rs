@@ -42,6 +42,13 @@ impl TagScheme {
         hasher.update(bytes);
         hasher.finish()
     }
+
+    /// Tag and 128-bit digest of `bytes` in one pass.
+    pub fn fingerprint(self, bytes: &[u8]) -> Fingerprint {
+        let mut hasher = TagHasher::with_digest(self);
+        hasher.update(bytes);
+        hasher.finish_fingerprint()
+    }
 }
 
 impl FromStr for TagScheme {
@@ -115,6 +122,26 @@ pub struct TagHasher {
     cr_pending: bool,
     /// omp: staging buffer so xxHash gets large updates.
     staged: Vec<u8>,
+    /// Strong digest of the same normalised stream, when asked for.
+    digest: Option<Box<xxhash_rust::xxh3::Xxh3>>,
+}
+
+/// A 128-bit digest of the text a snapshot tag fingerprints (the scheme's
+/// normalised stream, so it ignores exactly what the tag ignores).
+///
+/// Two files with equal tags but different digests are different snapshots
+/// that collide on 16 bits (product.md §3 item 5, handed case B05); two
+/// files that differ only in trailing whitespace share both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ContentDigest(pub u128);
+
+/// A snapshot tag with the strong digest behind it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Fingerprint {
+    /// The 16-bit tag shown to the model.
+    pub tag: SnapshotTag,
+    /// The 128-bit digest of the same normalised text.
+    pub digest: ContentDigest,
 }
 
 const FNV_OFFSET_BASIS: u32 = 0x811C_9DC5;
@@ -142,6 +169,27 @@ impl TagHasher {
             bom_probe: Some(0),
             cr_pending: false,
             staged: Vec::new(),
+            digest: None,
+        }
+    }
+
+    /// A hasher that also computes a [`ContentDigest`]; finish it with
+    /// [`TagHasher::finish_fingerprint`].
+    pub fn with_digest(scheme: TagScheme) -> TagHasher {
+        TagHasher {
+            digest: Some(Box::new(xxhash_rust::xxh3::Xxh3::new())),
+            ..TagHasher::new(scheme)
+        }
+    }
+
+    /// Returns the tag and digest of everything fed so far. The digest is
+    /// of the same normalised stream as the tag (0 if the hasher was made
+    /// without [`TagHasher::with_digest`]).
+    pub fn finish_fingerprint(mut self) -> Fingerprint {
+        let tag = self.finish_inner();
+        Fingerprint {
+            tag,
+            digest: ContentDigest(self.digest.map_or(0, |d| d.digest128())),
         }
     }
 
@@ -155,6 +203,10 @@ impl TagHasher {
 
     /// Returns the tag of everything fed so far.
     pub fn finish(mut self) -> SnapshotTag {
+        self.finish_inner()
+    }
+
+    fn finish_inner(&mut self) -> SnapshotTag {
         match self.scheme {
             TagScheme::Rho => SnapshotTag((self.fnv & 0xFFFF) as u16),
             TagScheme::Omp => {
@@ -200,6 +252,9 @@ impl TagHasher {
     }
 
     fn emit_raw(&mut self, bytes: &[u8]) {
+        if let Some(digest) = &mut self.digest {
+            digest.update(bytes);
+        }
         match self.scheme {
             TagScheme::Rho => self.fnv(bytes),
             TagScheme::Omp => {
@@ -236,7 +291,7 @@ impl TagHasher {
                 Some(i) => {
                     self.line_part(&data[..i], is_rho_ws);
                     self.pending.clear();
-                    self.fnv(b"\n");
+                    self.emit_raw(b"\n");
                     data = &data[i + 1..];
                 }
                 None => {
@@ -422,6 +477,29 @@ mod tests {
         assert_eq!(omp("\u{FEFF}a\nb\n"), omp("a\nb\n"));
         assert_eq!(omp("a\rb\r"), omp("a\nb\n"));
         assert_eq!(omp("a\r\nb\r\n"), omp("a\nb\n"));
+    }
+
+    #[test]
+    fn digests_ignore_what_tags_ignore_and_see_collisions() {
+        let fp = |s: &str| {
+            let mut h = TagHasher::with_digest(TagScheme::Rho);
+            h.update(s.as_bytes());
+            h.finish_fingerprint()
+        };
+        // Handed case D09: whitespace-only drift keeps tag and digest.
+        assert_eq!(fp("a\r\nb\r\n"), fp("a\nb\n"));
+        assert_eq!(fp("a  \nb\t\n"), fp("a\nb\n"));
+        // Handed case B05: same tag, different digest.
+        let old = fp("alpha\nbeta\n");
+        let new = fp("// build 075ab-002d6\nalpha\nbeta\n");
+        assert_eq!(old.tag, new.tag);
+        assert_ne!(old.digest, new.digest);
+        assert_eq!(old.tag, TagScheme::Rho.tag_of(b"alpha\nbeta\n"));
+        let mut omp = TagHasher::with_digest(TagScheme::Omp);
+        omp.update(b"\xEF\xBB\xBFa\r\n");
+        let mut plain = TagHasher::with_digest(TagScheme::Omp);
+        plain.update(b"a\n");
+        assert_eq!(omp.finish_fingerprint(), plain.finish_fingerprint());
     }
 
     #[test]

@@ -1,0 +1,283 @@
+//! Drift rebase: carrying ops written against an older snapshot onto the
+//! live file when only unrelated lines changed (product.md §3 item 6).
+//!
+//! The served text (the snapshot the tag named) is diffed against the live
+//! text line by line. Every line an op touches must sit in an unchanged run,
+//! and so must its neighbours just outside (the context that proves the
+//! lines are the same lines, not merely equal text); all ops must move by
+//! the same number of lines. Anything else is refused, and the caller fails
+//! closed with a live snapshot. Rebasing never guesses: the moved ops name
+//! exactly the same line texts, with the same neighbours, as before.
+
+use std::time::{Duration, Instant};
+
+use similar::{Algorithm, DiffOp, capture_diff_slices_deadline};
+
+use crate::document::{InsertAt, LineRange, Op, OpKind};
+use crate::text::Text;
+
+/// Longest time spent diffing before the rebase is refused.
+pub const REBASE_DIFF_BUDGET: Duration = Duration::from_millis(200);
+
+/// Ops moved onto the live file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rebased {
+    /// The ops with line numbers of the live file.
+    pub ops: Vec<Op>,
+    /// Lines every op moved by (live − served).
+    pub shift: isize,
+}
+
+/// Why ops could not be rebased.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RebaseRefusal {
+    /// An op touches, or sits next to, a line that changed; the document
+    /// line of the op is given.
+    TouchesChangedLines(usize),
+    /// Ops would move by different amounts.
+    UnevenShift,
+    /// An op has no unchanged neighbour and its text is not unique, so its
+    /// position cannot be confirmed.
+    NoContext(usize),
+    /// The diff took too long (very large or very different files).
+    TooExpensive,
+}
+
+impl std::fmt::Display for RebaseRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RebaseRefusal::TouchesChangedLines(line) => write!(
+                f,
+                "the op on document line {line} targets lines that changed (or sit next to changed lines)"
+            ),
+            RebaseRefusal::UnevenShift => f.write_str(
+                "the ops would move by different amounts, since lines changed between them",
+            ),
+            RebaseRefusal::NoContext(line) => write!(
+                f,
+                "the op on document line {line} has no unchanged neighbour to confirm its position"
+            ),
+            RebaseRefusal::TooExpensive => {
+                f.write_str("the two versions differ too much to compare quickly")
+            }
+        }
+    }
+}
+
+/// Moves `ops` (numbered against `served`) onto `live`.
+///
+/// Errors: a [`RebaseRefusal`] when any op is near a change, the ops would
+/// move unevenly, or a position cannot be confirmed.
+pub fn rebase(ops: &[Op], served: &Text, live: &Text) -> Result<Rebased, RebaseRefusal> {
+    let old: Vec<&str> = served.lines().map(|(t, _)| t).collect();
+    let new: Vec<&str> = live.lines().map(|(t, _)| t).collect();
+    let deadline = Instant::now() + REBASE_DIFF_BUDGET;
+    let diff = capture_diff_slices_deadline(Algorithm::Myers, &old, &new, Some(deadline));
+    if Instant::now() > deadline {
+        return Err(RebaseRefusal::TooExpensive);
+    }
+    // map[i] = Some(j): old line i + 1 is unchanged and is new line j + 1.
+    let mut map: Vec<Option<usize>> = vec![None; old.len()];
+    for op in &diff {
+        if let DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } = *op
+        {
+            for k in 0..len {
+                map[old_index + k] = Some(new_index + k);
+            }
+        }
+    }
+    let shift_of = |line: usize| -> Option<isize> {
+        map.get(line.checked_sub(1)?)
+            .copied()
+            .flatten()
+            .map(|j| j as isize - (line as isize - 1))
+    };
+    let unique = |text: &str| -> bool {
+        old.iter().filter(|l| **l == text).count() == 1
+            && new.iter().filter(|l| **l == text).count() == 1
+    };
+    let n = old.len();
+    let mut shift: Option<isize> = None;
+    for op in ops {
+        let (first, last) = touched_lines(&op.kind, n).ok_or(RebaseRefusal::NoContext(op.line))?;
+        let mut op_shift = None;
+        for line in first..=last {
+            let s = shift_of(line).ok_or(RebaseRefusal::TouchesChangedLines(op.line))?;
+            if op_shift.is_some_and(|o| o != s) {
+                return Err(RebaseRefusal::TouchesChangedLines(op.line));
+            }
+            op_shift = Some(s);
+        }
+        let op_shift = op_shift.ok_or(RebaseRefusal::NoContext(op.line))?;
+        let neighbours: Vec<usize> = [
+            first.checked_sub(1).filter(|&l| l >= 1),
+            Some(last + 1).filter(|&l| l <= n),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        for &line in &neighbours {
+            if shift_of(line) != Some(op_shift) {
+                return Err(RebaseRefusal::TouchesChangedLines(op.line));
+            }
+        }
+        if neighbours.is_empty() && !(first..=last).all(|l| unique(old[l - 1])) {
+            return Err(RebaseRefusal::NoContext(op.line));
+        }
+        // `>$` means "after the last line": lines appended since make
+        // that ambiguous.
+        if matches!(
+            op.kind,
+            OpKind::Insert {
+                at: InsertAt::End,
+                ..
+            }
+        ) && (n as isize + op_shift) as usize != new.len()
+        {
+            return Err(RebaseRefusal::TouchesChangedLines(op.line));
+        }
+        match shift {
+            Some(s) if s != op_shift => return Err(RebaseRefusal::UnevenShift),
+            _ => shift = Some(op_shift),
+        }
+    }
+    let shift = shift.unwrap_or(0);
+    let moved = |line: usize| (line as isize + shift) as usize;
+    let ops = ops
+        .iter()
+        .map(|op| Op {
+            line: op.line,
+            kind: match &op.kind {
+                OpKind::Replace { range, body } => OpKind::Replace {
+                    range: LineRange {
+                        start: moved(range.start),
+                        end: moved(range.end),
+                    },
+                    body: body.clone(),
+                },
+                OpKind::Delete { range } => OpKind::Delete {
+                    range: LineRange {
+                        start: moved(range.start),
+                        end: moved(range.end),
+                    },
+                },
+                OpKind::Insert { at, body } => OpKind::Insert {
+                    at: match *at {
+                        InsertAt::Before(l) => InsertAt::Before(moved(l)),
+                        InsertAt::After(l) => InsertAt::After(moved(l)),
+                        // Checked above: the served end is the live end.
+                        InsertAt::End => InsertAt::End,
+                    },
+                    body: body.clone(),
+                },
+            },
+        })
+        .collect();
+    Ok(Rebased { ops, shift })
+}
+
+/// The first and last served line an op depends on; `None` when the op
+/// names no line (an insert into an empty file).
+fn touched_lines(kind: &OpKind, total: usize) -> Option<(usize, usize)> {
+    match kind {
+        OpKind::Replace { range, .. } | OpKind::Delete { range } => Some((range.start, range.end)),
+        OpKind::Insert {
+            at: InsertAt::Before(l) | InsertAt::After(l),
+            ..
+        } => Some((*l, *l)),
+        OpKind::Insert {
+            at: InsertAt::End, ..
+        } => (total > 0).then_some((total, total)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse;
+    use crate::plan::plan;
+
+    fn text(s: &str) -> Text {
+        Text::decode(s.as_bytes()).unwrap()
+    }
+
+    /// Rebases the ops of `doc` from `served` onto `live` and applies them.
+    fn run(served: &str, live: &str, ops: &str) -> Result<(String, isize), RebaseRefusal> {
+        let doc = parse(&format!("[f#0000]\n{ops}")).unwrap();
+        let live_text = text(live);
+        let rebased = rebase(&doc.sections[0].ops, &text(served), &live_text)?;
+        let applied = plan(&rebased.ops, &live_text).unwrap().apply(&live_text);
+        Ok((String::from_utf8(applied.bytes).unwrap(), rebased.shift))
+    }
+
+    const SERVED: &str = "a\nb\nc\nd\ne\nf\ng\nh\n";
+
+    #[test]
+    fn moves_ops_below_an_insertion() {
+        let live = "new1\nnew2\na\nb\nc\nd\ne\nf\ng\nh\n";
+        assert_eq!(
+            run(SERVED, live, "PUT 5:\n+E\nPUT >6:\n+x").unwrap(),
+            ("new1\nnew2\na\nb\nc\nd\nE\nf\nx\ng\nh\n".to_string(), 2)
+        );
+    }
+
+    #[test]
+    fn keeps_ops_above_a_change_in_place() {
+        let live = "a\nb\nc\nd\ne\nf\nG\nh\n";
+        assert_eq!(
+            run(SERVED, live, "CUT 2").unwrap(),
+            ("a\nc\nd\ne\nf\nG\nh\n".to_string(), 0)
+        );
+    }
+
+    #[test]
+    fn refuses_ops_on_or_next_to_changed_lines() {
+        let live = "a\nb\nC\nd\ne\nf\ng\nh\n";
+        assert_eq!(
+            run(SERVED, live, "PUT 3:\n+x"),
+            Err(RebaseRefusal::TouchesChangedLines(2))
+        );
+        assert_eq!(
+            run(SERVED, live, "PUT 4:\n+x"),
+            Err(RebaseRefusal::TouchesChangedLines(2))
+        );
+        assert!(run(SERVED, live, "PUT 5:\n+x").is_ok());
+    }
+
+    #[test]
+    fn refuses_uneven_shifts() {
+        let live = "a\nb\nc\nX\nd\ne\nf\ng\nh\n";
+        assert_eq!(
+            run(SERVED, live, "PUT 1:\n+x\nPUT 7:\n+y"),
+            Err(RebaseRefusal::UnevenShift)
+        );
+    }
+
+    #[test]
+    fn end_inserts_follow_the_last_line() {
+        let live = "top\na\nb\nc\nd\ne\nf\ng\nh\n";
+        assert_eq!(
+            run(SERVED, live, "PUT >$:\n+z").unwrap().0,
+            format!("{live}z\n")
+        );
+        // Lines appended after the served end make `>$` ambiguous.
+        let appended = "a\nb\nc\nd\ne\nf\ng\nh\ni\n";
+        assert_eq!(
+            run(SERVED, appended, "PUT >$:\n+z"),
+            Err(RebaseRefusal::TouchesChangedLines(2))
+        );
+    }
+
+    #[test]
+    fn a_lone_line_needs_unique_text() {
+        assert_eq!(run("a\n", "x\na\n", "PUT 1:\n+A").unwrap().0, "x\nA\n");
+        assert_eq!(
+            run("}\n", "}\n}\n", "PUT 1:\n+A"),
+            Err(RebaseRefusal::NoContext(2))
+        );
+    }
+}
