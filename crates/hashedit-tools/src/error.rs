@@ -118,7 +118,10 @@ impl ToolError {
             ErrorKind::PermissionDenied => "; the file's permissions do not allow this",
             _ => "",
         };
-        ToolError::new(kind, format!("cannot {action} {display}: {}{hint}", os_message(error)))
+        ToolError::new(
+            kind,
+            format!("cannot {action} {display}: {}{hint}", os_message(error)),
+        )
     }
 }
 

@@ -7,11 +7,16 @@
 //! Formats and rules come from the pure `hashline` crate.
 
 pub mod args;
+pub mod context;
 pub mod error;
 pub mod fsio;
 pub mod outcome;
 pub mod search;
+pub mod session;
+pub mod tools;
 pub mod workspace;
 
+pub use context::ToolContext;
 pub use error::{ErrorKind, ToolError, ToolResult};
 pub use outcome::Outcome;
+pub use session::Session;

@@ -1,0 +1,304 @@
+//! Session state: the snapshots a long-lived server has served.
+//!
+//! A 4-hex tag collides once in 65,536 contents, so a tag alone cannot tell
+//! the snapshot a model read from a different file that happens to share
+//! it. The [`Session`] remembers, per file, the [`Fingerprint`] (tag plus
+//! 128-bit digest) of every snapshot it served (product.md §3 item 5):
+//! a live file whose tag matches but whose digest matches none of the
+//! served snapshots under that tag is stale (handed case B05). It also keeps
+//! the served text of recent snapshots, so an edit written against an older
+//! one can be carried onto the live file when only unrelated lines changed
+//! (§3 item 6, [`hashline::rebase`]).
+//!
+//! Memory is bounded (reference-omp.md §1.12): at most
+//! [`MAX_VERSIONS_PER_PATH`] snapshots per file, [`MAX_PATHS`] files (least
+//! recently used dropped first) and [`MAX_TEXT_BYTES`] of kept text in all.
+
+use std::collections::{HashMap, VecDeque};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use hashline::tag::{Fingerprint, SnapshotTag};
+
+/// Snapshots remembered per file, newest first.
+pub const MAX_VERSIONS_PER_PATH: usize = 4;
+/// Files remembered; the least recently used is forgotten first.
+pub const MAX_PATHS: usize = 256;
+/// Bytes of served text kept for drift rebase, over all files.
+pub const MAX_TEXT_BYTES: usize = 64 * 1024 * 1024;
+/// Largest single text kept for drift rebase; bigger snapshots keep only
+/// their fingerprint.
+pub const MAX_TEXT_BYTES_PER_SNAPSHOT: usize = 8 * 1024 * 1024;
+
+/// What the session knows about a live file's tag.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TagCheck {
+    /// No snapshot with this tag was served for the file: the tag is taken
+    /// at its word (it may come from another reader).
+    Unknown,
+    /// A served snapshot with this tag has the live file's digest.
+    Confirmed,
+    /// Snapshots were served under this tag, but none has the live digest:
+    /// a 16-bit collision, so the tag is stale.
+    Collision,
+}
+
+#[derive(Debug, Clone)]
+struct Version {
+    fingerprint: Fingerprint,
+    text: Option<Arc<[u8]>>,
+}
+
+#[derive(Debug, Default)]
+struct History {
+    versions: VecDeque<Version>,
+    last_used: u64,
+}
+
+#[derive(Debug, Default)]
+struct Store {
+    files: HashMap<PathBuf, History>,
+    clock: u64,
+    text_bytes: usize,
+}
+
+/// The bounded snapshot memory of one session; cheap to share across
+/// threads (all methods take `&self`).
+#[derive(Debug, Default)]
+pub struct Session {
+    store: Mutex<Store>,
+}
+
+impl Session {
+    /// An empty session.
+    pub fn new() -> Session {
+        Session::default()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Store> {
+        // A panic while holding the lock cannot leave the store
+        // inconsistent in a way that matters: recover the data.
+        self.store
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Records that the snapshot `fingerprint` of the file at `target`
+    /// (canonical path) was served, with its bytes when available.
+    pub fn record(&self, target: &Path, fingerprint: Fingerprint, bytes: Option<&[u8]>) {
+        let mut store = self.lock();
+        store.clock += 1;
+        let now = store.clock;
+        let text: Option<Arc<[u8]>> = bytes
+            .filter(|b| b.len() <= MAX_TEXT_BYTES_PER_SNAPSHOT)
+            .map(Arc::from);
+        let history = store.files.entry(target.to_path_buf()).or_default();
+        history.last_used = now;
+        let mut freed = 0;
+        let mut added = 0;
+        if let Some(at) = history
+            .versions
+            .iter()
+            .position(|v| v.fingerprint == fingerprint)
+        {
+            let mut existing = history.versions.remove(at).expect("position is valid");
+            if existing.text.is_none() && text.is_some() {
+                added = text.as_ref().map_or(0, |t| t.len());
+                existing.text = text;
+            }
+            history.versions.push_front(existing);
+        } else {
+            added = text.as_ref().map_or(0, |t| t.len());
+            history.versions.push_front(Version { fingerprint, text });
+            while history.versions.len() > MAX_VERSIONS_PER_PATH {
+                if let Some(old) = history.versions.pop_back() {
+                    freed += old.text.map_or(0, |t| t.len());
+                }
+            }
+        }
+        store.text_bytes = store.text_bytes + added - freed;
+        store.evict();
+    }
+
+    /// Checks a live file's fingerprint against what was served under its
+    /// tag.
+    pub fn check(&self, target: &Path, live: Fingerprint) -> TagCheck {
+        let store = self.lock();
+        let Some(history) = store.files.get(target) else {
+            return TagCheck::Unknown;
+        };
+        let mut same_tag = history
+            .versions
+            .iter()
+            .filter(|v| v.fingerprint.tag == live.tag)
+            .peekable();
+        if same_tag.peek().is_none() {
+            return TagCheck::Unknown;
+        }
+        if same_tag.any(|v| v.fingerprint.digest == live.digest) {
+            TagCheck::Confirmed
+        } else {
+            TagCheck::Collision
+        }
+    }
+
+    /// The bytes of the newest snapshot served under `tag` for `target`,
+    /// if kept.
+    pub fn served_text(&self, target: &Path, tag: SnapshotTag) -> Option<Arc<[u8]>> {
+        let store = self.lock();
+        store
+            .files
+            .get(target)?
+            .versions
+            .iter()
+            .find(|v| v.fingerprint.tag == tag)
+            .and_then(|v| v.text.clone())
+    }
+
+    /// Number of files remembered (for tests and diagnostics).
+    pub fn files_remembered(&self) -> usize {
+        self.lock().files.len()
+    }
+
+    /// Bytes of served text kept (for tests and diagnostics).
+    pub fn text_bytes(&self) -> usize {
+        self.lock().text_bytes
+    }
+}
+
+impl Store {
+    /// Drops least recently used files past [`MAX_PATHS`], then old texts
+    /// past [`MAX_TEXT_BYTES`] (fingerprints stay).
+    fn evict(&mut self) {
+        while self.files.len() > MAX_PATHS {
+            let Some(oldest) = self
+                .files
+                .iter()
+                .min_by_key(|(_, h)| h.last_used)
+                .map(|(p, _)| p.clone())
+            else {
+                break;
+            };
+            if let Some(history) = self.files.remove(&oldest) {
+                self.text_bytes -= history
+                    .versions
+                    .iter()
+                    .map(|v| v.text.as_ref().map_or(0, |t| t.len()))
+                    .sum::<usize>();
+            }
+        }
+        while self.text_bytes > MAX_TEXT_BYTES {
+            // The oldest kept text of the least recently used file goes.
+            let victim = self
+                .files
+                .iter()
+                .filter(|(_, h)| h.versions.iter().any(|v| v.text.is_some()))
+                .min_by_key(|(_, h)| h.last_used)
+                .map(|(p, _)| p.clone());
+            let Some(victim) = victim else { break };
+            let history = self.files.get_mut(&victim).expect("victim exists");
+            if let Some(version) = history.versions.iter_mut().rev().find(|v| v.text.is_some()) {
+                self.text_bytes -= version.text.take().map_or(0, |t| t.len());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hashline::tag::{TagHasher, TagScheme};
+
+    fn fp(text: &str) -> Fingerprint {
+        let mut h = TagHasher::with_digest(TagScheme::Rho);
+        h.update(text.as_bytes());
+        h.finish_fingerprint()
+    }
+
+    #[test]
+    fn detects_the_handed_b05_collision() {
+        let session = Session::new();
+        let path = Path::new("/w/f.txt");
+        session.record(path, fp("alpha\nbeta\n"), Some(b"alpha\nbeta\n"));
+        let live = fp("// build 075ab-002d6\nalpha\nbeta\n");
+        assert_eq!(live.tag, fp("alpha\nbeta\n").tag);
+        assert_eq!(session.check(path, live), TagCheck::Collision);
+        assert_eq!(
+            session.check(path, fp("alpha\nbeta\n")),
+            TagCheck::Confirmed
+        );
+        // Whitespace-only drift is the same snapshot (handed case D09).
+        assert_eq!(
+            session.check(path, fp("alpha  \r\nbeta\n")),
+            TagCheck::Confirmed
+        );
+        assert_eq!(
+            session.check(Path::new("/w/other"), live),
+            TagCheck::Unknown
+        );
+    }
+
+    #[test]
+    fn keeps_four_versions_per_file() {
+        let session = Session::new();
+        let path = Path::new("/w/f.txt");
+        for i in 0..6 {
+            let text = format!("v{i}\n");
+            session.record(path, fp(&text), Some(text.as_bytes()));
+        }
+        assert_eq!(
+            session.served_text(path, fp("v5\n").tag).as_deref(),
+            Some(&b"v5\n"[..])
+        );
+        assert_eq!(
+            session.served_text(path, fp("v2\n").tag).as_deref(),
+            Some(&b"v2\n"[..])
+        );
+        assert_eq!(session.served_text(path, fp("v1\n").tag), None);
+        assert_eq!(session.text_bytes(), 4 * 3);
+    }
+
+    #[test]
+    fn forgets_least_recently_used_files() {
+        let session = Session::new();
+        for i in 0..MAX_PATHS + 10 {
+            session.record(Path::new(&format!("/w/{i}")), fp("x\n"), Some(b"x\n"));
+        }
+        assert_eq!(session.files_remembered(), MAX_PATHS);
+        assert_eq!(
+            session.check(Path::new("/w/0"), fp("x\n")),
+            TagCheck::Unknown
+        );
+        assert_eq!(
+            session.check(Path::new(&format!("/w/{}", MAX_PATHS + 9)), fp("x\n")),
+            TagCheck::Confirmed
+        );
+        assert_eq!(session.text_bytes(), MAX_PATHS * 2);
+    }
+
+    #[test]
+    fn bounds_kept_text() {
+        let session = Session::new();
+        let big = vec![b'a'; MAX_TEXT_BYTES_PER_SNAPSHOT];
+        for i in 0..12 {
+            let mut bytes = big.clone();
+            bytes[0] = b'0' + i as u8;
+            let mut h = TagHasher::with_digest(TagScheme::Rho);
+            h.update(&bytes);
+            session.record(
+                Path::new(&format!("/w/{i}")),
+                h.finish_fingerprint(),
+                Some(&bytes),
+            );
+        }
+        assert!(session.text_bytes() <= MAX_TEXT_BYTES);
+        // Too big to keep: fingerprint only.
+        let huge = vec![b'b'; MAX_TEXT_BYTES_PER_SNAPSHOT + 1];
+        let mut h = TagHasher::with_digest(TagScheme::Rho);
+        h.update(&huge);
+        let f = h.finish_fingerprint();
+        session.record(Path::new("/w/huge"), f, Some(&huge));
+        assert_eq!(session.served_text(Path::new("/w/huge"), f.tag), None);
+        assert_eq!(session.check(Path::new("/w/huge"), f), TagCheck::Confirmed);
+    }
+}

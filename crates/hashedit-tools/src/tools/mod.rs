@@ -1,0 +1,22 @@
+//! The six tools, one function each, over a
+//! [`Workspace`](crate::workspace::Workspace).
+//!
+//! Each takes its argument struct from [`crate::args`] and returns an
+//! [`Outcome`](crate::outcome::Outcome) (model-facing text plus structured data) or a
+//! [`ToolError`](crate::error::ToolError). The CLI and the MCP server call
+//! these and print the same text, so they cannot disagree.
+
+pub mod edit;
+pub mod find;
+pub mod read;
+pub mod write;
+
+pub use edit::{EditMode, edit};
+pub use find::{glob, grep, list_dir};
+pub use read::read_file;
+pub use write::write;
+
+/// Largest file `edit` will load (bytes). Editing holds the old and new
+/// text in memory (about 3× the file), so the cap bounds memory; reads are
+/// streamed and have no such cap.
+pub const EDIT_MAX_BYTES: u64 = 256 * 1024 * 1024;

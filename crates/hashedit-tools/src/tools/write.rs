@@ -1,0 +1,177 @@
+//! `write`: create a file or replace it whole, then show its chain snapshot.
+//!
+//! Implements reference-rho.md §6 with our improvements: the content is
+//! installed atomically with the old file's mode and owner kept (product.md
+//! §3 item 3), under the file's lock, and an optional `tag` refuses a blind
+//! overwrite of a file that changed (§3 item 4). Content that looks like a
+//! pasted read view is refused rather than stripped (handed case D14).
+
+use hashline::tag::SnapshotTag;
+use hashline::text::Text;
+use hashline::view::chain_snapshot;
+use serde_json::json;
+
+use crate::args::WriteArgs;
+use crate::context::ToolContext;
+use crate::error::{ErrorKind, ToolError, ToolResult};
+use crate::fsio;
+use crate::outcome::Outcome;
+use crate::workspace::Resolve;
+
+/// Largest file `write` replaces or creates (bytes): the edit cap.
+pub const WRITE_MAX_BYTES: u64 = super::EDIT_MAX_BYTES;
+
+/// True when `content` starts like a hashline read: a `[path#TAG]` header
+/// line followed by a `N:` row. Writing that would store the view, not the
+/// file, so it is refused (handed case D14).
+pub fn looks_like_read_output(content: &str) -> bool {
+    let mut lines = content.lines();
+    let Some(first) = lines.next() else {
+        return false;
+    };
+    let first = first.trim_end();
+    let is_header = first.starts_with('[')
+        && first.ends_with(']')
+        && first[1..first.len() - 1]
+            .rsplit_once('#')
+            .is_some_and(|(path, tag)| {
+                !path.trim().is_empty() && SnapshotTag::parse(tag.trim()).is_some()
+            });
+    if !is_header {
+        return false;
+    }
+    match lines.next() {
+        None => true,
+        Some(second) => {
+            let digits = second.bytes().take_while(u8::is_ascii_digit).count();
+            digits > 0 && second[digits..].starts_with(':')
+        }
+    }
+}
+
+/// Runs `write`.
+///
+/// Text: `created {display}` or `replaced {display}`, a blank line, then the
+/// chain snapshot (head 28 + tail 8 rows; whole file up to 36 lines) under
+/// the new tag. Structured data: `{"path","tag","created","bytes","lines"}`.
+///
+/// Errors: `LooksLikeReadOutput`, `StaleTag` (with `tag` given and the live
+/// file changed), `InvalidArguments` (malformed `tag`), `TooLarge`,
+/// `PermissionDenied`, `PathOutsideWorkspace`, `NotARegularFile`,
+/// `Conflict`, `LockTimeout`, `Io`.
+pub fn write(cx: &ToolContext, args: &WriteArgs) -> ToolResult<Outcome> {
+    let ws = cx.ws;
+    let expected_tag = match &args.tag {
+        None => None,
+        Some(tag) => Some(SnapshotTag::parse(tag.trim()).ok_or_else(|| {
+            ToolError::new(
+                ErrorKind::InvalidArguments,
+                format!("tag '{tag}' is not a snapshot tag (4 hex digits, e.g. 1A2B)"),
+            )
+        })?),
+    };
+    let resolved = ws.resolve(&args.path, Resolve::MayCreate)?;
+    let display = resolved.display.clone();
+    if looks_like_read_output(&args.content) {
+        return Err(ToolError::new(
+            ErrorKind::LooksLikeReadOutput,
+            format!(
+                "the content for {display} starts with a [path#TAG] header and numbered rows, like \
+                 read output; nothing was written. Send the file's exact text without the header \
+                 and without the N: prefixes"
+            ),
+        ));
+    }
+    if args.content.len() as u64 > WRITE_MAX_BYTES {
+        return Err(ToolError::new(
+            ErrorKind::TooLarge,
+            format!(
+                "the content for {display} is {} bytes, over the {WRITE_MAX_BYTES}-byte limit",
+                args.content.len()
+            ),
+        ));
+    }
+    let bytes = args.content.as_bytes();
+    let mut notice = None;
+    let created = if resolved.exists {
+        let mut locked = fsio::lock_existing(ws, &resolved, WRITE_MAX_BYTES)?;
+        let live_tag = ws.tag_scheme().tag_of(&locked.original);
+        let live_text = Text::decode(&locked.original);
+        if let Some(expected) = expected_tag
+            && expected != live_tag
+        {
+            let message = match &live_text {
+                Ok(text) => format!(
+                    "{display}: snapshot tag {expected} is stale: the file changed and its tag is now \
+                     {live_tag}; nothing was written. Check the live snapshot below, then write again \
+                     with tag {live_tag} if you still mean to replace it:\n{}",
+                    chain_snapshot(&display, live_tag, text, &[])
+                ),
+                Err(_) => format!(
+                    "{display}: snapshot tag {expected} is stale (the file is not UTF-8 text now); \
+                     nothing was written"
+                ),
+            };
+            return Err(ToolError::new(ErrorKind::StaleTag, message));
+        }
+        if live_text.is_err() {
+            notice = Some("the previous content was not UTF-8 text; it was replaced whole");
+        }
+        fsio::replace(&mut locked, bytes)?;
+        false
+    } else {
+        if expected_tag.is_some() {
+            return Err(ToolError::new(
+                ErrorKind::NotFound,
+                format!(
+                    "{display} does not exist, so tag {} cannot match; nothing was written. \
+                     Drop the tag to create the file",
+                    args.tag.as_deref().unwrap_or_default()
+                ),
+            ));
+        }
+        fsio::create_new(ws, &resolved, bytes)?;
+        true
+    };
+    let fingerprint = ws.tag_scheme().fingerprint(bytes);
+    let tag = fingerprint.tag;
+    if let Some(session) = cx.session {
+        session.record(&resolved.target, fingerprint, Some(bytes));
+    }
+    let text = Text::from_body(false, String::new());
+    let text = Text::decode(bytes).unwrap_or(text);
+    let mut out = format!(
+        "{} {display}\n\n",
+        if created { "created" } else { "replaced" }
+    );
+    if let Some(notice) = notice {
+        out.push_str(notice);
+        out.push_str("\n\n");
+    }
+    out.push_str(&chain_snapshot(&display, tag, &text, &[]));
+    Ok(Outcome::new(
+        hashline::truncate::truncate_to_budget(out, ws.max_output_bytes()),
+        json!({
+            "path": display,
+            "tag": tag.to_string(),
+            "created": created,
+            "bytes": bytes.len(),
+            "lines": text.line_count(),
+        }),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::looks_like_read_output;
+
+    #[test]
+    fn detects_pasted_read_output() {
+        assert!(looks_like_read_output("[a.md#1A2B]\n1:# Title\n2:text\n"));
+        assert!(looks_like_read_output("[a.md#1a2b]"));
+        assert!(!looks_like_read_output("[server]\nport = 1\n"));
+        assert!(!looks_like_read_output("[a#b]\n1:x"));
+        assert!(!looks_like_read_output("[notes#ABCD]\ntext"));
+        assert!(!looks_like_read_output("1:00 lunch\n2:00 meeting\n"));
+    }
+}

@@ -1,0 +1,142 @@
+//! Session behaviour: collision detection (handed case B05) and drift
+//! rebase (product.md §3 items 5 and 6), through the tools as the MCP
+//! server calls them.
+
+use std::fs;
+
+use hashedit_tools::args::{EditArgs, ReadFileArgs};
+use hashedit_tools::tools::{self, EditMode};
+use hashedit_tools::workspace::Workspace;
+use hashedit_tools::{ErrorKind, Session, ToolContext};
+
+fn setup(content: &str) -> (tempfile::TempDir, Workspace, Session) {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("f.txt"), content).unwrap();
+    let ws = Workspace::new(dir.path()).unwrap();
+    (dir, ws, Session::new())
+}
+
+fn read_tag(cx: &ToolContext) -> String {
+    let out = tools::read_file(
+        cx,
+        &ReadFileArgs {
+            path: "f.txt".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    out.structured["tag"].as_str().unwrap().to_string()
+}
+
+fn edit(
+    cx: &ToolContext,
+    doc: String,
+) -> Result<hashedit_tools::Outcome, hashedit_tools::ToolError> {
+    tools::edit(cx, &EditArgs { input: doc }, EditMode::Apply)
+}
+
+#[test]
+fn b05_colliding_snapshot_is_stale() {
+    let (dir, ws, session) = setup("alpha\nbeta\n");
+    let cx = ToolContext::new(&ws).with_session(&session);
+    let t = read_tag(&cx);
+    let changed = "// build 075ab-002d6\nalpha\nbeta\n";
+    fs::write(dir.path().join("f.txt"), changed).unwrap();
+    assert_eq!(
+        read_tag(&ToolContext::new(&ws)),
+        t,
+        "the handed pair collides"
+    );
+    let err = edit(&cx, format!("[f.txt#{t}]\nPUT 1:\n+ALPHA")).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::StaleTag);
+    assert!(err.message.contains("collision"), "{}", err.message);
+    assert!(
+        err.message
+            .contains(&format!("[f.txt#{t}]\n1:// build 075ab-002d6")),
+        "{}",
+        err.message
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("f.txt")).unwrap(),
+        changed
+    );
+}
+
+#[test]
+fn whitespace_drift_is_not_a_collision() {
+    let (dir, ws, session) = setup("a\r\nb\r\n");
+    let cx = ToolContext::new(&ws).with_session(&session);
+    let t = read_tag(&cx);
+    fs::write(dir.path().join("f.txt"), "a\nb\n").unwrap();
+    edit(&cx, format!("[f.txt#{t}]\nPUT 1:\n+X")).unwrap();
+    assert_eq!(
+        fs::read_to_string(dir.path().join("f.txt")).unwrap(),
+        "X\nb\n"
+    );
+}
+
+#[test]
+fn drift_in_an_unrelated_region_is_rebased() {
+    let original: String = (1..=10).map(|i| format!("line {i}\n")).collect();
+    let (dir, ws, session) = setup(&original);
+    let cx = ToolContext::new(&ws).with_session(&session);
+    let t = read_tag(&cx);
+    let drifted = format!("// header one\n// header two\n{original}");
+    fs::write(dir.path().join("f.txt"), &drifted).unwrap();
+    let live = read_tag(&ToolContext::new(&ws));
+    let out = edit(&cx, format!("[f.txt#{t}]\nPUT 8:\n+LINE EIGHT")).unwrap();
+    assert_eq!(
+        fs::read_to_string(dir.path().join("f.txt")).unwrap(),
+        drifted.replace("line 8\n", "LINE EIGHT\n")
+    );
+    assert!(
+        out.text
+            .contains(&format!("snapshot {t} was served (it is now {live})")),
+        "{}",
+        out.text
+    );
+    assert!(out.text.contains("moved by +2 lines"), "{}", out.text);
+    // The preview numbers the live file.
+    assert!(out.text.contains("\n10:LINE EIGHT\n"), "{}", out.text);
+}
+
+#[test]
+fn drift_at_the_edited_lines_fails_closed() {
+    let original: String = (1..=10).map(|i| format!("line {i}\n")).collect();
+    let (dir, ws, session) = setup(&original);
+    let cx = ToolContext::new(&ws).with_session(&session);
+    let t = read_tag(&cx);
+    let drifted = original.replace("line 7\n", "line seven\n");
+    fs::write(dir.path().join("f.txt"), &drifted).unwrap();
+    let err = edit(&cx, format!("[f.txt#{t}]\nPUT 8:\n+LINE EIGHT")).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::StaleTag);
+    assert!(
+        err.message.contains("could not be moved onto it safely"),
+        "{}",
+        err.message
+    );
+    assert!(err.message.contains("\n7:line seven\n"), "{}", err.message);
+    assert_eq!(
+        fs::read_to_string(dir.path().join("f.txt")).unwrap(),
+        drifted
+    );
+}
+
+#[test]
+fn chained_edits_record_their_previews() {
+    let (dir, ws, session) = setup("a\nb\nc\n");
+    let cx = ToolContext::new(&ws).with_session(&session);
+    let t = read_tag(&cx);
+    let out = edit(&cx, format!("[f.txt#{t}]\nPUT 2:\n+B")).unwrap();
+    let start = out.text.find("[f.txt#").unwrap() + 7;
+    let t2 = &out.text[start..start + 4];
+    // Someone appends a line; the second edit, chained from the preview
+    // tag, is rebased (the appended line is far from line 1).
+    fs::write(dir.path().join("f.txt"), "a\nB\nc\nd\n").unwrap();
+    let out = edit(&cx, format!("[f.txt#{t2}]\nPUT 1:\n+A")).unwrap();
+    assert!(out.text.contains("moved by +0 lines"), "{}", out.text);
+    assert_eq!(
+        fs::read_to_string(dir.path().join("f.txt")).unwrap(),
+        "A\nB\nc\nd\n"
+    );
+}
