@@ -1,0 +1,375 @@
+//! Command-line parsing and output (product.md §1, "CLI").
+
+use std::io::{IsTerminal, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use hashedit_tools::args::{
+    EditArgs, GlobArgs, GrepArgs, ListDirArgs, OutputMode, ReadFileArgs, WriteArgs,
+};
+use hashedit_tools::tools::EditMode;
+use hashedit_tools::workspace::Workspace;
+use hashedit_tools::{Outcome, ToolContext, ToolError, ToolResult, tools};
+use hashline::TagScheme;
+use serde_json::json;
+
+/// Exit status for a tool error (the tool ran and refused).
+const EXIT_TOOL_ERROR: u8 = 1;
+/// Exit status for a usage error (bad flags, unreadable input).
+const EXIT_USAGE: u8 = 2;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "hashedit",
+    version,
+    about = "Read, search and edit files with hashline snapshots: numbered rows under a [path#TAG] header, edited by PUT/CUT documents against the original line numbers.",
+    after_help = "stdout carries the text a model would get, followed by a newline.\nExit status: 0 success, 1 tool error (stale tag, parse error, ...), 2 usage error."
+)]
+struct Cli {
+    /// Workspace root: no path may leave it (default: current directory).
+    #[arg(long, global = true, value_name = "DIR")]
+    root: Option<PathBuf>,
+    /// Snapshot tag scheme.
+    #[arg(long, global = true, value_enum, default_value_t = Scheme::Rho)]
+    tag_scheme: Scheme,
+    /// Output budget for successful replies, in bytes.
+    #[arg(long, global = true, value_name = "N", default_value_t = hashline::truncate::DEFAULT_MAX_OUTPUT_BYTES)]
+    max_output_bytes: usize,
+    /// Print one JSON object: {"ok","text","data"} or {"ok","error":{"kind","message"}}.
+    #[arg(long, global = true)]
+    json: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Scheme {
+    /// FNV-1a 32 over trimmed lines (Rho).
+    Rho,
+    /// xxHash32 over BOM-less, LF-normalised, trimmed text (oh-my-pi).
+    Omp,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Mode {
+    Content,
+    FilesWithMatches,
+    Count,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Show a file as numbered rows under its `[path#TAG]` header.
+    Read {
+        /// File to read.
+        path: String,
+        /// First line to show (1-based).
+        #[arg(long)]
+        offset: Option<usize>,
+        /// Most lines to show.
+        #[arg(long)]
+        limit: Option<usize>,
+    },
+    /// Search file contents with a regular expression; hits carry `[path#TAG]` headers.
+    Grep {
+        /// Regular expression (Rust syntax), or literal text with --literal.
+        pattern: String,
+        /// Directory or file to search (default: the workspace root).
+        path: Option<String>,
+        /// Only files whose path matches this glob.
+        #[arg(long)]
+        glob: Option<String>,
+        /// Treat the pattern as literal text.
+        #[arg(long)]
+        literal: bool,
+        /// Ignore case.
+        #[arg(short = 'i', long = "ignore-case")]
+        ignore_case: bool,
+        /// Include hidden files and directories.
+        #[arg(long)]
+        hidden: bool,
+        /// Cap on results (lines in content mode, files otherwise).
+        #[arg(long)]
+        max_results: Option<usize>,
+        /// Cap on lines shown per file.
+        #[arg(long)]
+        max_per_file: Option<usize>,
+        /// What to print.
+        #[arg(long, value_enum, default_value_t = Mode::Content)]
+        output_mode: Mode,
+    },
+    /// List files matching a glob pattern.
+    Glob {
+        /// Glob pattern; without '/' it matches at any depth.
+        pattern: String,
+        /// Directory to search (default: the workspace root).
+        path: Option<String>,
+        /// Include hidden files and directories.
+        #[arg(long)]
+        hidden: bool,
+        /// Cap on paths listed.
+        #[arg(long)]
+        max_results: Option<usize>,
+    },
+    /// List one directory's entries.
+    Ls {
+        /// Directory to list (default: the workspace root).
+        path: Option<String>,
+    },
+    /// Create or replace a file with the content read from stdin.
+    Write {
+        /// File to write.
+        path: String,
+        /// Refuse unless the existing file still has this snapshot tag.
+        #[arg(long)]
+        tag: Option<String>,
+    },
+    /// Apply a hashline edit document (from stdin or --input).
+    Edit {
+        /// Read the document from this file instead of stdin.
+        #[arg(long, value_name = "FILE")]
+        input: Option<PathBuf>,
+        /// Print the unified diff and write nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+}
+
+/// Parses the command line, runs the tool, prints, and returns the exit code.
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    let json_output = cli.json;
+    match execute(cli) {
+        Ok(Ok((outcome, kind))) => {
+            print_success(&outcome, json_output, kind);
+            ExitCode::SUCCESS
+        }
+        Ok(Err(error)) => {
+            print_failure(&error, json_output);
+            ExitCode::from(EXIT_TOOL_ERROR)
+        }
+        Err(usage) => {
+            let _ = writeln!(std::io::stderr(), "hashedit: {usage}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+/// What kind of text a successful command printed, for colouring.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Printed {
+    Plain,
+    Diff,
+}
+
+/// Runs the command. The outer `Err` is a usage problem (exit 2).
+fn execute(cli: Cli) -> Result<ToolResult<(Outcome, Printed)>, String> {
+    let root = match cli.root {
+        Some(root) => root,
+        None => std::env::current_dir()
+            .map_err(|e| format!("cannot determine the current directory: {e}"))?,
+    };
+    let scheme = match cli.tag_scheme {
+        Scheme::Rho => TagScheme::Rho,
+        Scheme::Omp => TagScheme::Omp,
+    };
+    if cli.max_output_bytes == 0 {
+        return Err("--max-output-bytes must be at least 1".into());
+    }
+    let ws = match Workspace::new(&root) {
+        Ok(ws) => ws
+            .with_tag_scheme(scheme)
+            .with_max_output_bytes(cli.max_output_bytes),
+        Err(e) => return Err(format!("workspace root {}: {}", root.display(), e.message)),
+    };
+    let cx = ToolContext::new(&ws);
+    let cx = &cx;
+    let plain = |r: ToolResult<Outcome>| r.map(|o| (o, Printed::Plain));
+    Ok(match cli.command {
+        Command::Read {
+            path,
+            offset,
+            limit,
+        } => plain(tools::read_file(
+            cx,
+            &ReadFileArgs {
+                path,
+                offset,
+                limit,
+            },
+        )),
+        Command::Grep {
+            pattern,
+            path,
+            glob,
+            literal,
+            ignore_case,
+            hidden,
+            max_results,
+            max_per_file,
+            output_mode,
+        } => plain(tools::grep(
+            cx,
+            &GrepArgs {
+                pattern,
+                path,
+                glob,
+                literal: Some(literal),
+                case_sensitive: Some(!ignore_case),
+                include_hidden: Some(hidden),
+                max_results,
+                max_per_file,
+                output_mode: Some(match output_mode {
+                    Mode::Content => OutputMode::Content,
+                    Mode::FilesWithMatches => OutputMode::FilesWithMatches,
+                    Mode::Count => OutputMode::Count,
+                }),
+            },
+        )),
+        Command::Glob {
+            pattern,
+            path,
+            hidden,
+            max_results,
+        } => plain(tools::glob(
+            cx,
+            &GlobArgs {
+                pattern,
+                path,
+                include_hidden: Some(hidden),
+                max_results,
+            },
+        )),
+        Command::Ls { path } => plain(tools::list_dir(
+            cx,
+            &ListDirArgs {
+                path: path.unwrap_or_else(|| ".".into()),
+            },
+        )),
+        Command::Write { path, tag } => {
+            let content = read_stdin_text("write")?;
+            plain(tools::write(cx, &WriteArgs { path, content, tag }))
+        }
+        Command::Edit { input, dry_run } => {
+            let document = match input {
+                Some(file) => {
+                    let bytes = std::fs::read(&file)
+                        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+                    String::from_utf8(bytes)
+                        .map_err(|_| format!("{} is not UTF-8 text", file.display()))?
+                }
+                None => read_stdin_text("edit")?,
+            };
+            let mode = if dry_run {
+                EditMode::DryRun
+            } else {
+                EditMode::Apply
+            };
+            tools::edit(cx, &EditArgs { input: document }, mode).map(|o| {
+                let printed = if dry_run {
+                    Printed::Diff
+                } else {
+                    Printed::Plain
+                };
+                (o, printed)
+            })
+        }
+    })
+}
+
+fn read_stdin_text(command: &str) -> Result<String, String> {
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return Err(format!(
+            "{command} reads its input from stdin; pipe it in (e.g. `hashedit {command} ... < file`)"
+        ));
+    }
+    let mut bytes = Vec::new();
+    stdin
+        .lock()
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read stdin: {e}"))?;
+    String::from_utf8(bytes).map_err(|_| format!("{command} takes UTF-8 text on stdin"))
+}
+
+fn print_success(outcome: &Outcome, json_output: bool, printed: Printed) {
+    let mut out = std::io::stdout().lock();
+    let _ = if json_output {
+        let value = json!({"ok": true, "text": outcome.text, "data": outcome.structured});
+        writeln!(out, "{value}")
+    } else if printed == Printed::Diff && use_color() {
+        write!(out, "{}", colorize_diff(&outcome.text))
+    } else if outcome.text.ends_with('\n') || outcome.text.is_empty() {
+        write!(out, "{}", outcome.text)
+    } else {
+        writeln!(out, "{}", outcome.text)
+    };
+}
+
+fn print_failure(error: &ToolError, json_output: bool) {
+    let mut out = std::io::stdout().lock();
+    let _ = if json_output {
+        let value = json!({"ok": false, "error": {"kind": error.kind, "message": error.message}});
+        writeln!(out, "{value}")
+    } else {
+        writeln!(out, "{}", error.message)
+    };
+}
+
+/// Colour only on a terminal, and never when NO_COLOR is set.
+fn use_color() -> bool {
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// Colours a unified diff: headers bold, hunk headers cyan, additions
+/// green, removals red.
+fn colorize_diff(diff: &str) -> String {
+    const RESET: &str = "\x1b[0m";
+    let mut out = String::with_capacity(diff.len() + diff.len() / 4);
+    for line in diff.split_inclusive('\n') {
+        let color = if line.starts_with("+++") || line.starts_with("---") {
+            "\x1b[1m"
+        } else if line.starts_with("@@") {
+            "\x1b[36m"
+        } else if line.starts_with('+') {
+            "\x1b[32m"
+        } else if line.starts_with('-') {
+            "\x1b[31m"
+        } else {
+            ""
+        };
+        if color.is_empty() {
+            out.push_str(line);
+        } else {
+            let (body, newline) = match line.strip_suffix('\n') {
+                Some(body) => (body, "\n"),
+                None => (line, ""),
+            };
+            out.push_str(color);
+            out.push_str(body);
+            out.push_str(RESET);
+            out.push_str(newline);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diff_colours() {
+        assert_eq!(
+            colorize_diff("--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n c\n"),
+            "\x1b[1m--- a/f\x1b[0m\n\x1b[1m+++ b/f\x1b[0m\n\x1b[36m@@ -1 +1 @@\x1b[0m\n\x1b[31m-a\x1b[0m\n\x1b[32m+b\x1b[0m\n c\n"
+        );
+    }
+
+    #[test]
+    fn cli_definition_is_valid() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}
