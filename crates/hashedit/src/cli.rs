@@ -53,8 +53,12 @@ enum Scheme {
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum Mode {
+    /// `[path#TAG]` headers and `N | text` rows.
     Content,
+    /// One path per matching file.
+    #[value(name = "files_with_matches")]
     FilesWithMatches,
+    /// `path:count` per matching file.
     Count,
 }
 

@@ -1,0 +1,167 @@
+//! End-to-end tests of the `hashedit` binary on temporary workspaces:
+//! exact stdout, exit status (0 ok, 1 tool error, 2 usage) and file bytes.
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn hashedit(root: &Path, args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hashedit"))
+        .arg("--root")
+        .arg(root)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env("NO_COLOR", "1")
+        .spawn()
+        .expect("hashedit runs");
+    {
+        let mut pipe = child.stdin.take().unwrap();
+        if let Some(input) = stdin {
+            pipe.write_all(input.as_bytes()).unwrap();
+        }
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn workspace(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, content) in files {
+        let path = dir.path().join(name);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, content).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn read_prints_the_view_and_exits_zero() {
+    let dir = workspace(&[("a.txt", "one\ntwo\nthree\nfour\n")]);
+    let out = hashedit(dir.path(), &["read", "a.txt", "--offset", "2", "--limit", "2"], None);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        stdout(&out),
+        "[a.txt#8935]\n2:two\n3:three\n\n[lines 2-3 of 4 shown; pass offset/limit to read the rest]\n"
+    );
+}
+
+#[test]
+fn omp_scheme_changes_the_tag() {
+    let dir = workspace(&[("a.txt", "a\nb\n")]);
+    let out = hashedit(dir.path(), &["--tag-scheme", "omp", "read", "a.txt"], None);
+    assert_eq!(stdout(&out), "[a.txt#9A46]\n1:a\n2:b\n");
+}
+
+#[test]
+fn edit_then_chained_edit_from_the_preview_tag() {
+    let dir = workspace(&[("f.txt", "alpha\nbeta\ngamma\n")]);
+    let tag = hashline::TagScheme::Rho.tag_of(b"alpha\nbeta\ngamma\n");
+    let out = hashedit(dir.path(), &["edit"], Some(&format!("[f.txt#{tag}]\nPUT 2:\n+BETA\n")));
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let new_tag = hashline::TagScheme::Rho.tag_of(b"alpha\nBETA\ngamma\n");
+    assert_eq!(
+        stdout(&out),
+        format!("PUT 2: (1 → 1 line)\n[f.txt#{new_tag}]\n1:alpha\n2:BETA\n3:gamma\n")
+    );
+    let out = hashedit(dir.path(), &["edit"], Some(&format!("[f.txt#{new_tag}]\nPUT >$:\n+delta\n")));
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(fs::read_to_string(dir.path().join("f.txt")).unwrap(), "alpha\nBETA\ngamma\ndelta\n");
+}
+
+#[test]
+fn stale_tag_exits_one_with_a_live_snapshot_and_writes_nothing() {
+    let dir = workspace(&[("f.txt", "alpha\n")]);
+    let out = hashedit(dir.path(), &["edit"], Some("[f.txt#DEAD]\nPUT 1:\n+x\n"));
+    assert_eq!(out.status.code(), Some(1));
+    let live = hashline::TagScheme::Rho.tag_of(b"alpha\n");
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "f.txt: snapshot tag DEAD is stale: the file changed and its tag is now {live}; nothing was \
+             written. Retry with the header and line numbers of the live snapshot below\n\nLive snapshot \
+             (copy this header and these line numbers to retry):\n[f.txt#{live}]\n1:alpha\n"
+        )
+    );
+    assert_eq!(fs::read_to_string(dir.path().join("f.txt")).unwrap(), "alpha\n");
+}
+
+#[test]
+fn dry_run_prints_a_diff_and_writes_nothing() {
+    let dir = workspace(&[("f.txt", "a\nb\nc\n")]);
+    let tag = hashline::TagScheme::Rho.tag_of(b"a\nb\nc\n");
+    let out = hashedit(dir.path(), &["edit", "--dry-run"], Some(&format!("[f.txt#{tag}]\nPUT 2:\n+B\n")));
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n");
+    assert_eq!(fs::read_to_string(dir.path().join("f.txt")).unwrap(), "a\nb\nc\n");
+}
+
+#[test]
+fn edit_reads_the_document_from_a_file() {
+    let dir = workspace(&[("f.txt", "a\n")]);
+    let tag = hashline::TagScheme::Rho.tag_of(b"a\n");
+    let doc = dir.path().join("doc.hl");
+    fs::write(&doc, format!("[f.txt#{tag}]\nPUT 1:\n+A\n")).unwrap();
+    let out = hashedit(dir.path(), &["edit", "--input", doc.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(fs::read_to_string(dir.path().join("f.txt")).unwrap(), "A\n");
+}
+
+#[test]
+fn write_takes_content_on_stdin() {
+    let dir = workspace(&[]);
+    let out = hashedit(dir.path(), &["write", "nested/hello.txt"], Some("hello\n"));
+    assert_eq!(out.status.code(), Some(0));
+    let tag = hashline::TagScheme::Rho.tag_of(b"hello\n");
+    assert_eq!(stdout(&out), format!("created nested/hello.txt\n\n[nested/hello.txt#{tag}]\n1:hello\n"));
+    assert_eq!(fs::read(dir.path().join("nested/hello.txt")).unwrap(), b"hello\n");
+}
+
+#[test]
+fn json_output_carries_kind_and_data() {
+    let dir = workspace(&[("a.txt", "x\n")]);
+    let out = hashedit(dir.path(), &["--json", "read", "a.txt"], None);
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(value["ok"], true);
+    assert_eq!(value["data"]["total_lines"], 1);
+    assert_eq!(value["text"], format!("[a.txt#{}]\n1:x", hashline::TagScheme::Rho.tag_of(b"x\n")));
+    let out = hashedit(dir.path(), &["--json", "read", "../outside.txt"], None);
+    assert_eq!(out.status.code(), Some(1));
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(value["ok"], false);
+    assert_eq!(value["error"]["kind"], "path_outside_workspace");
+}
+
+#[test]
+fn search_and_listing_commands() {
+    let dir = workspace(&[("src/a.rs", "fn main() {}\n"), ("src/b.rs", "// nothing\n"), ("README", "fn\n")]);
+    let out = hashedit(dir.path(), &["glob", "*.rs"], None);
+    assert_eq!(stdout(&out), "src/a.rs\nsrc/b.rs\n\n2 files\n");
+    let out = hashedit(dir.path(), &["ls"], None);
+    assert_eq!(stdout(&out), "README\nsrc/\n");
+    let out = hashedit(dir.path(), &["grep", "main", "src"], None);
+    let tag = hashline::TagScheme::Rho.tag_of(b"fn main() {}\n");
+    assert_eq!(stdout(&out), format!("[src/a.rs#{tag}]\n1 | fn main() {{}}\n\n1 match in 1 file\n"));
+    let out = hashedit(dir.path(), &["grep", "-i", "FN", "--output-mode", "files_with_matches"], None);
+    assert_eq!(stdout(&out), "README\nsrc/a.rs\n\n2 files\n");
+}
+
+#[test]
+fn usage_errors_exit_two() {
+    let dir = workspace(&[]);
+    let out = hashedit(dir.path(), &["read"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let out = hashedit(dir.path(), &["--max-output-bytes", "0", "ls"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "hashedit: --max-output-bytes must be at least 1\n");
+    let out = Command::new(env!("CARGO_BIN_EXE_hashedit"))
+        .args(["--root", "/nonexistent/dir/for/sure", "ls"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
