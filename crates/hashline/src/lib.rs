@@ -25,6 +25,7 @@
 //! assert!(edit.preview.contains("2:TWO"));
 //! ```
 
+pub mod block;
 pub mod diff;
 pub mod document;
 pub mod edit;

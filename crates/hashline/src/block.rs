@@ -1,0 +1,96 @@
+//! Block locators (`N*`): the syntactic block that begins on a line.
+//!
+//! `PUT N*:`, `CUT N*`, `PUT >N*:` and `PUT N* @r` name "the block that
+//! starts on line N" instead of a line range (reference-omp.md §2.4, §3.5).
+//! Resolving one needs a parser for the file's language, which this pure
+//! crate does not have: callers plug one in through [`BlockResolver`]
+//! (hashedit uses tree-sitter in the `hashedit-blocks` crate).
+//!
+//! Resolution rule (reference-omp.md §3.5): line N must hold code; take its
+//! first non-whitespace column, find the smallest named syntax node covering
+//! it; if that node does not start on line N the line is a continuation or a
+//! closer (unresolvable). Otherwise climb to the outermost named ancestor that
+//! still starts on line N (never the file root). A subtree with parse errors
+//! is unresolvable. The block spans N to the last line holding node content.
+//! Markdown headings span their whole section (deeper subsections included,
+//! up to the next heading of the same or a higher level).
+
+use crate::document::LineRange;
+
+/// Lines searched above (for an enclosing block) or below (for the next
+/// block) when suggesting a block to an author whose anchor did not resolve.
+pub const BLOCK_SUGGESTION_WINDOW: usize = 64;
+
+/// What line N's block resolves to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BlockResolution {
+    /// A block spanning several lines, starting on N.
+    Block(LineRange),
+    /// The construct on line N fits on that one line: use the plain op.
+    SingleLine,
+    /// No block starts on line N.
+    Unresolvable(Unresolvable),
+}
+
+/// Why no block starts on a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unresolvable {
+    /// No parser for the file's language.
+    UnknownLanguage,
+    /// The line is empty or whitespace.
+    BlankLine,
+    /// The line continues or closes a construct that starts earlier (for
+    /// example a lone `}`).
+    NotABlockStart,
+    /// The construct on the line does not parse.
+    ParseError,
+    /// The line is past the end of the file.
+    OutOfRange,
+}
+
+impl std::fmt::Display for Unresolvable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Unresolvable::UnknownLanguage => "no parser is available for this file's language",
+            Unresolvable::BlankLine => "the line is blank",
+            Unresolvable::NotABlockStart => {
+                "the line continues or closes a construct that starts on an earlier line"
+            }
+            Unresolvable::ParseError => "the code around the line does not parse",
+            Unresolvable::OutOfRange => "the line is past the end of the file",
+        })
+    }
+}
+
+/// Block lookups over one parsed file.
+pub trait BlockIndex {
+    /// The block starting on 1-based line `line`.
+    fn block_at(&self, line: usize) -> BlockResolution;
+
+    /// The nearest multi-line block that strictly encloses `line` and
+    /// starts at most [`BLOCK_SUGGESTION_WINDOW`] lines above it.
+    fn enclosing_block(&self, line: usize) -> Option<LineRange>;
+
+    /// The first multi-line block starting after `line`, at most
+    /// [`BLOCK_SUGGESTION_WINDOW`] lines below it.
+    fn next_block(&self, line: usize) -> Option<LineRange>;
+}
+
+/// Parses files so their blocks can be looked up.
+pub trait BlockResolver: Send + Sync {
+    /// Parses `text` (the file's BOM-free content; lines split at `\n` as
+    /// in [`crate::text`]) as the language `path` names.
+    ///
+    /// Errors: [`Unresolvable::UnknownLanguage`] when no grammar fits.
+    fn index<'a>(&'a self, path: &str, text: &'a str) -> Result<Box<dyn BlockIndex + 'a>, Unresolvable>;
+}
+
+/// A resolver that knows no language: every block op is unresolvable.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoBlocks;
+
+impl BlockResolver for NoBlocks {
+    fn index<'a>(&'a self, _path: &str, _text: &'a str) -> Result<Box<dyn BlockIndex + 'a>, Unresolvable> {
+        Err(Unresolvable::UnknownLanguage)
+    }
+}
