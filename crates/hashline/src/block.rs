@@ -82,7 +82,11 @@ pub trait BlockResolver: Send + Sync {
     /// in [`crate::text`]) as the language `path` names.
     ///
     /// Errors: [`Unresolvable::UnknownLanguage`] when no grammar fits.
-    fn index<'a>(&'a self, path: &str, text: &'a str) -> Result<Box<dyn BlockIndex + 'a>, Unresolvable>;
+    fn index<'a>(
+        &'a self,
+        path: &str,
+        text: &'a str,
+    ) -> Result<Box<dyn BlockIndex + 'a>, Unresolvable>;
 }
 
 /// A resolver that knows no language: every block op is unresolvable.
@@ -90,7 +94,11 @@ pub trait BlockResolver: Send + Sync {
 pub struct NoBlocks;
 
 impl BlockResolver for NoBlocks {
-    fn index<'a>(&'a self, _path: &str, _text: &'a str) -> Result<Box<dyn BlockIndex + 'a>, Unresolvable> {
+    fn index<'a>(
+        &'a self,
+        _path: &str,
+        _text: &'a str,
+    ) -> Result<Box<dyn BlockIndex + 'a>, Unresolvable> {
         Err(Unresolvable::UnknownLanguage)
     }
 }

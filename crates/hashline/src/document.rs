@@ -1,4 +1,4 @@
-//! The edit document: sections of ops against original line numbers.
+//! The edit document as authored: sections of ops against original lines.
 //!
 //! ```text
 //! [src/app.py#A1B2]      section header: display path and snapshot tag
@@ -6,18 +6,26 @@
 //! +print("hi")           … with these body rows
 //! PUT 4.=6:              replace lines 4 to 6 (also 4-6, 4..6)
 //! +x = 1
+//! PUT 9*:                replace the block that starts on line 9
+//! +def g(): pass
 //! PUT <1:                insert before line 1
 //! +# header
-//! PUT >7:                insert after line 7
+//! PUT >7:                insert after line 7 (PUT >12*: after the block starting on 12)
 //! +pass
 //! PUT >$:                append at the end of the file
 //! +# end
-//! CUT 9.=10              delete lines 9 to 10 (no colon, no body)
+//! CUT 20.=22             delete lines 20 to 22 and keep them in the anonymous register
+//! CUT 30* @helper        delete the block on line 30 into register @helper
+//! PUT >40                paste the anonymous register after line 40
+//! PUT 50.=51 @helper     replace lines 50-51 with register @helper
+//! MV src/new.py          after the ops, move the file (REM deletes it)
 //! ```
 //!
 //! Line numbers always name the snapshot the tag identifies; they never
-//! shift within a document (reference-rho.md §7–§8). The parser lives in
-//! [`crate::parse`].
+//! shift within a document (reference-rho.md §7–§8). The grammar is a
+//! superset of Rho's and oh-my-pi's (product.md §2; reference-omp.md §2).
+//! The parser lives in [`crate::parse`]; [`crate::lower`] turns ops into the
+//! primitive [`crate::hunk::Hunk`]s the planner applies.
 
 use crate::tag::SnapshotTag;
 
@@ -26,14 +34,15 @@ use crate::tag::SnapshotTag;
 pub struct Document {
     /// Sections in document order.
     pub sections: Vec<Section>,
-    /// Tolerated spellings, one per occurrence, in document order.
+    /// Tolerated spellings, in document order.
     pub warnings: Vec<Warning>,
 }
 
 /// One `[path#TAG]` section and its ops.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Section {
-    /// The path exactly as written in the header (trimmed).
+    /// The path as written in the header (trimmed, quotes and apply_patch
+    /// noise removed).
     pub path: String,
     /// The snapshot tag the ops were written against.
     pub tag: SnapshotTag,
@@ -41,6 +50,16 @@ pub struct Section {
     pub line: usize,
     /// Ops in document order.
     pub ops: Vec<Op>,
+}
+
+impl Section {
+    /// The section's file op (`REM` or `MV`), if any; the parser allows at
+    /// most one.
+    pub fn file_op(&self) -> Option<&Op> {
+        self.ops
+            .iter()
+            .find(|op| matches!(op.kind, OpKind::Remove | OpKind::Move { .. }))
+    }
 }
 
 /// One op with the document line of its header.
@@ -55,25 +74,71 @@ pub struct Op {
 /// The ops of the grammar.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OpKind {
-    /// `PUT N:` / `PUT N.=M:`: replace lines N..=M with the body rows.
+    /// `PUT N:`, `PUT N.=M:`, `PUT N*:`: replace lines with the body rows.
     Replace {
-        /// Original lines replaced.
-        range: LineRange,
+        /// The lines replaced.
+        target: Target,
         /// Replacement rows (at least one).
         body: Vec<String>,
     },
-    /// `PUT <N:`, `PUT >N:`, `PUT >$:`: insert body rows at a gap.
+    /// `PUT <N:`, `PUT >N:`, `PUT >$:`, `PUT >N*:`: insert body rows.
     Insert {
         /// Where the rows go.
-        at: InsertAt,
+        at: Gap,
         /// Inserted rows (at least one).
         body: Vec<String>,
     },
-    /// `CUT N` / `CUT N.=M`: delete lines N..=M.
-    Delete {
-        /// Original lines deleted.
-        range: LineRange,
+    /// `CUT N`, `CUT N.=M`, `CUT N*`, optionally `@name`: delete lines and
+    /// keep them in a register.
+    Cut {
+        /// The lines deleted.
+        target: Target,
+        /// Where the lines are kept.
+        register: Register,
     },
+    /// `PUT <N`, `PUT >N`, `PUT >$`, `PUT >N*`, optionally `@name` (no
+    /// colon, no body): insert a register's lines at a gap.
+    Paste {
+        /// Where the lines go.
+        at: Gap,
+        /// Which register.
+        register: Register,
+    },
+    /// `PUT N.=M @name`, `PUT N @name`, `PUT N* @name`: replace lines with a
+    /// named register's lines.
+    PasteOver {
+        /// The lines replaced.
+        target: Target,
+        /// The register's name (span pastes always name one).
+        register: String,
+    },
+    /// `REM`: delete the file. No other op may share its section.
+    Remove,
+    /// `MV DEST`: after the section's line ops, move the file to `dest`
+    /// (which must not exist).
+    Move {
+        /// Destination path as written (trimmed, quotes removed).
+        dest: String,
+    },
+}
+
+/// Lines an op replaces or deletes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// Explicit original lines.
+    Lines(LineRange),
+    /// `N*`: the syntactic block that starts on line N.
+    Block(usize),
+}
+
+impl Target {
+    /// The canonical locator: `N`, `N.=M` or `N*`.
+    pub fn canonical(self) -> String {
+        match self {
+            Target::Lines(range) => range.canonical(),
+            Target::Block(line) => format!("{line}*"),
+        }
+    }
 }
 
 /// An inclusive range of original lines, `start <= end`, both ≥ 1.
@@ -106,67 +171,82 @@ impl LineRange {
     }
 }
 
-/// The gap an insert targets.
+/// A gap between lines where rows can be inserted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum InsertAt {
+pub enum Gap {
     /// `<N`: before original line N.
     Before(usize),
     /// `>N`: after original line N.
     After(usize),
     /// `>$`: after the last line.
     End,
+    /// `>N*`: after the last line of the block that starts on line N.
+    AfterBlock(usize),
 }
 
-impl InsertAt {
-    /// The canonical locator: `<N`, `>N` or `>$`.
+impl Gap {
+    /// The canonical locator: `<N`, `>N`, `>$` or `>N*`.
     pub fn canonical(self) -> String {
         match self {
-            InsertAt::Before(n) => format!("<{n}"),
-            InsertAt::After(n) => format!(">{n}"),
-            InsertAt::End => ">$".to_string(),
+            Gap::Before(n) => format!("<{n}"),
+            Gap::After(n) => format!(">{n}"),
+            Gap::End => ">$".to_string(),
+            Gap::AfterBlock(n) => format!(">{n}*"),
         }
     }
 }
+
+/// A register: where `CUT` keeps lines and a colonless `PUT` takes them.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Register {
+    /// The unnamed register: lives for one edit call.
+    Anonymous,
+    /// `@name`: lives for the session (the MCP server) or the call (CLI).
+    Named(String),
+}
+
+impl Register {
+    /// ` @name` for a named register, empty for the anonymous one.
+    pub fn suffix(&self) -> String {
+        match self {
+            Register::Anonymous => String::new(),
+            Register::Named(name) => format!(" @{name}"),
+        }
+    }
+}
+
+/// Longest register name (characters of `[A-Za-z0-9_-]`).
+pub const MAX_REGISTER_NAME: usize = 64;
 
 impl OpKind {
-    /// The op's canonical header, e.g. `PUT 2.=5:` or `CUT 4`.
+    /// The op's canonical header, e.g. `PUT 2.=5:`, `CUT 4 @a`, `MV b.rs`.
     pub fn canonical_header(&self) -> String {
         match self {
-            OpKind::Replace { range, .. } => format!("PUT {}:", range.canonical()),
+            OpKind::Replace { target, .. } => format!("PUT {}:", target.canonical()),
             OpKind::Insert { at, .. } => format!("PUT {}:", at.canonical()),
-            OpKind::Delete { range } => format!("CUT {}", range.canonical()),
-        }
-    }
-
-    /// The original lines this op removes, if any.
-    pub fn span(&self) -> Option<LineRange> {
-        match self {
-            OpKind::Replace { range, .. } | OpKind::Delete { range } => Some(*range),
-            OpKind::Insert { .. } => None,
-        }
-    }
-
-    /// Original line numbers a live snapshot should show for this op: a
-    /// span's first and last line, an insert's anchor (none for `>$`)
-    /// (reference-rho.md §8.4).
-    pub fn anchor_lines(&self) -> Vec<usize> {
-        match self {
-            OpKind::Replace { range, .. } | OpKind::Delete { range } => {
-                vec![range.start, range.end]
+            OpKind::Cut { target, register } => {
+                format!("CUT {}{}", target.canonical(), register.suffix())
             }
-            OpKind::Insert {
-                at: InsertAt::Before(n) | InsertAt::After(n),
-                ..
-            } => vec![*n],
-            OpKind::Insert {
-                at: InsertAt::End, ..
-            } => Vec::new(),
+            OpKind::Paste { at, register } => {
+                format!("PUT {}{}", at.canonical(), register.suffix())
+            }
+            OpKind::PasteOver { target, register } => {
+                format!("PUT {} @{register}", target.canonical())
+            }
+            OpKind::Remove => "REM".to_string(),
+            OpKind::Move { dest } => format!("MV {dest}"),
         }
+    }
+
+    /// True for `REM` and `MV`.
+    pub fn is_file_op(&self) -> bool {
+        matches!(self, OpKind::Remove | OpKind::Move { .. })
     }
 }
 
-/// A spelling the parser accepted although it is not canonical, reported to
-/// the model so it can learn the canonical form (product.md §4).
+/// A spelling the parser accepted although it is not canonical, or a note
+/// about an op applied as written; reported to the model so it can learn
+/// the canonical form (product.md §4).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Warning {
     /// 1-based document line.

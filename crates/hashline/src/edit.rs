@@ -1,40 +1,77 @@
-//! One section against one file: tag check, plan, apply, preview.
+//! One section against one file: lower, plan, apply, preview.
 //!
 //! This is the pure heart of the `edit` tool. The tools layer reads the live
-//! bytes (under the file's lock), calls [`edit_section`], and writes
-//! [`SectionEdit::bytes`] only when every section of the document succeeded
-//! (reference-rho.md §8.2). A failure carries the live snapshot the model
-//! should copy from (§8.4).
+//! bytes (under the file's lock), checks the tag, calls [`apply_section`]
+//! (or [`rebase_section`] when the session can carry the ops over a
+//! drifted file), and writes [`SectionEdit::bytes`] only when every section
+//! of the document succeeded (reference-rho.md §8.2). A failure carries the
+//! live snapshot the model should copy from (§8.4).
 
 use std::fmt;
 
-use crate::document::{InsertAt, OpKind, Section};
-use crate::plan::{PlanError, plan, summarize};
+use crate::block::BlockResolver;
+use crate::document::{Gap, OpKind, Section, Target};
+use crate::lower::{FileOp, LowerError, Lowered, Registers, lower};
+use crate::plan::{PlanError, plan};
+use crate::rebase::{RebaseRefusal, rebase};
 use crate::tag::{SnapshotTag, TagScheme};
 use crate::text::Text;
 use crate::view::{PreviewShape, live_snapshot, post_edit_preview};
 
+/// What a section is applied to.
+#[derive(Clone, Copy)]
+pub struct SectionInput<'a> {
+    /// The section.
+    pub section: &'a Section,
+    /// Display path of the file the section names.
+    pub display: &'a str,
+    /// Display path of the result: the `MV` destination, else `display`.
+    pub result_display: &'a str,
+    /// The live file.
+    pub live: &'a Text,
+    /// The live file's tag (for live snapshots).
+    pub live_tag: SnapshotTag,
+    /// Tag scheme for the new tag.
+    pub scheme: TagScheme,
+    /// Block grammar for `N*` locators, if any.
+    pub blocks: Option<&'a dyn BlockResolver>,
+}
+
+impl fmt::Debug for SectionInput<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SectionInput")
+            .field("display", &self.display)
+            .field("live_tag", &self.live_tag)
+            .finish_non_exhaustive()
+    }
+}
+
 /// A section applied in memory.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SectionEdit {
-    /// The file's new bytes.
+    /// The file's new bytes (unused for `REM`).
     pub bytes: Vec<u8>,
     /// The new bytes' snapshot tag.
     pub new_tag: SnapshotTag,
-    /// The ops summary line.
+    /// The ops summary line: one part per op, joined by `; `.
     pub summary: String,
     /// The post-edit preview (header with the new tag, rows or the
-    /// structural notice).
+    /// structural notice); empty for `REM`.
     pub preview: String,
-    /// Notes about the ops that applied as written but may not be what the
-    /// author meant, e.g. a body row that repeats the line beside it.
+    /// Notes about ops that applied as written but may not be what the
+    /// author meant.
     pub warnings: Vec<String>,
+    /// `REM` or `MV`, to be carried out by the caller.
+    pub file_op: Option<FileOp>,
 }
 
 impl SectionEdit {
     /// The model-facing text for this file: summary line, then preview.
     pub fn report(&self) -> String {
-        format!("{}\n{}", self.summary, self.preview)
+        match &self.file_op {
+            Some(FileOp::Remove) => self.summary.clone(),
+            _ => format!("{}\n{}", self.summary, self.preview),
+        }
     }
 }
 
@@ -64,6 +101,8 @@ pub enum SectionFailure {
         /// The tag in the section header (equal to the live tag).
         tag: SnapshotTag,
     },
+    /// A block or register op could not be lowered.
+    Lower(LowerError),
     /// The ops do not fit the file.
     Plan(PlanError),
 }
@@ -102,6 +141,7 @@ impl fmt::Display for SectionFailure {
                 "snapshot tag {tag} still matches, but the file's content differs from every snapshot \
                  served under that tag (a tag collision); nothing was written. Retry from the live snapshot below"
             ),
+            SectionFailure::Lower(e) => write!(f, "{e}; nothing was written"),
             SectionFailure::Plan(e) => write!(f, "{e}; nothing was written"),
         }
     }
@@ -119,85 +159,117 @@ impl fmt::Display for SectionError {
 
 impl std::error::Error for SectionError {}
 
-/// The original lines a live snapshot of `section` should show.
+/// The original lines a live snapshot of `section` should show: each op's
+/// first and last line, its anchor line or its block's first line
+/// (reference-rho.md §8.4).
 pub fn anchor_lines(section: &Section) -> Vec<usize> {
     section
         .ops
         .iter()
-        .flat_map(|op| op.kind.anchor_lines())
+        .flat_map(|op| match &op.kind {
+            OpKind::Replace { target, .. }
+            | OpKind::Cut { target, .. }
+            | OpKind::PasteOver { target, .. } => match target {
+                Target::Lines(range) => vec![range.start, range.end],
+                Target::Block(line) => vec![*line],
+            },
+            OpKind::Insert { at, .. } | OpKind::Paste { at, .. } => match at {
+                Gap::Before(n) | Gap::After(n) | Gap::AfterBlock(n) => vec![*n],
+                Gap::End => Vec::new(),
+            },
+            OpKind::Remove | OpKind::Move { .. } => Vec::new(),
+        })
         .collect()
 }
 
-/// Builds the error for `failure` with a live snapshot of `live`.
-pub fn section_error(
-    section: &Section,
-    display: &str,
-    live: &Text,
-    live_tag: SnapshotTag,
-    failure: SectionFailure,
-) -> SectionError {
-    SectionError {
-        display: display.to_string(),
+/// Builds the error for `failure` with a live snapshot of the input's file.
+pub fn section_error(input: &SectionInput, failure: SectionFailure) -> Box<SectionError> {
+    Box::new(SectionError {
+        display: input.display.to_string(),
         failure,
-        snapshot: live_snapshot(display, live_tag, live, &anchor_lines(section)),
-    }
+        snapshot: live_snapshot(
+            input.display,
+            input.live_tag,
+            input.live,
+            &anchor_lines(input.section),
+        ),
+    })
 }
 
-/// Checks the tag and applies `section` to the live file.
+/// Lowers, plans and applies the section against the live file (the caller
+/// checked the tag).
 ///
-/// `live_bytes` must be the bytes `live` was decoded from. Errors:
-/// [`SectionFailure::StaleTag`] when the tags differ, else
-/// [`SectionFailure::Plan`] for ops that do not fit; both with a live
-/// snapshot. Collision checks against served snapshots are the caller's
-/// (they need session state).
-pub fn edit_section(
-    section: &Section,
-    display: &str,
-    live: &Text,
-    live_bytes: &[u8],
-    scheme: TagScheme,
-) -> Result<SectionEdit, Box<SectionError>> {
-    let live_tag = scheme.tag_of(live_bytes);
-    if live_tag != section.tag {
-        return Err(Box::new(section_error(
-            section,
-            display,
-            live,
-            live_tag,
-            SectionFailure::StaleTag {
-                expected: section.tag,
-                live: live_tag,
-            },
-        )));
-    }
-    apply_section(section, display, live, scheme)
-}
-
-/// Applies `section` to `live` without checking the tag (the caller did).
-///
-/// Errors: [`SectionFailure::Plan`] with a live snapshot.
+/// Errors: [`SectionFailure::Lower`] or [`SectionFailure::Plan`], with a
+/// live snapshot.
 pub fn apply_section(
-    section: &Section,
-    display: &str,
-    live: &Text,
-    scheme: TagScheme,
+    input: &SectionInput,
+    registers: &mut Registers,
 ) -> Result<SectionEdit, Box<SectionError>> {
-    let live_tag_for_errors = || scheme.tag_of(&live.to_bytes());
-    let plan = plan(&section.ops, live).map_err(|e| {
-        Box::new(section_error(
-            section,
-            display,
-            live,
-            live_tag_for_errors(),
-            SectionFailure::Plan(e),
-        ))
-    })?;
-    let applied = plan.apply(live);
-    let new_tag = scheme.tag_of(&applied.bytes);
+    let lowered = lower(
+        input.section,
+        input.display,
+        input.live,
+        input.blocks,
+        registers,
+    )
+    .map_err(|e| section_error(input, SectionFailure::Lower(e)))?;
+    finish(input, lowered)
+}
+
+/// Lowers the section against `served` (the older snapshot its tag names),
+/// moves the hunks onto the live file and applies them (product.md §3
+/// item 6). Returns the edit and the line shift.
+///
+/// Errors: [`SectionFailure::StaleTagNotRebased`] when the ops touch
+/// changed lines; lowering and planning errors as [`apply_section`].
+pub fn rebase_section(
+    input: &SectionInput,
+    served: &Text,
+    registers: &mut Registers,
+) -> Result<(SectionEdit, isize), Box<SectionError>> {
+    let refused = |reason: RebaseRefusal| {
+        section_error(
+            input,
+            SectionFailure::StaleTagNotRebased {
+                expected: input.section.tag,
+                live: input.live_tag,
+                reason: reason.to_string(),
+            },
+        )
+    };
+    let mut lowered = lower(
+        input.section,
+        input.display,
+        served,
+        input.blocks,
+        registers,
+    )
+    .map_err(|e| section_error(input, SectionFailure::Lower(e)))?;
+    let rebased = rebase(&lowered.hunks, served, input.live).map_err(refused)?;
+    lowered.hunks = rebased.hunks;
+    Ok((finish(input, lowered)?, rebased.shift))
+}
+
+fn finish(input: &SectionInput, lowered: Lowered) -> Result<SectionEdit, Box<SectionError>> {
+    let summary = lowered.summary.join("; ");
+    if lowered.file_op == Some(FileOp::Remove) {
+        return Ok(SectionEdit {
+            bytes: Vec::new(),
+            new_tag: input.live_tag,
+            summary,
+            preview: String::new(),
+            warnings: lowered.warnings,
+            file_op: lowered.file_op,
+        });
+    }
+    let plan = plan(&lowered.hunks, input.live)
+        .map_err(|e| section_error(input, SectionFailure::Plan(e)))?;
+    let applied = plan.apply(input.live);
+    let new_tag = input.scheme.tag_of(&applied.bytes);
     let new_text = match Text::decode(&applied.bytes) {
         Ok(text) => text,
-        // Bodies come from a &str and lines are valid UTF-8, so the result
-        // is always text; a body row carrying a NUL is the one way out.
+        // Rows come from text and lines are valid UTF-8, so the result is
+        // text; a body row carrying a NUL is the one way out.
         Err(_) => Text::from_body(false, String::from_utf8_lossy(&applied.bytes).into_owned()),
     };
     let shape = if applied.structural {
@@ -205,64 +277,105 @@ pub fn apply_section(
     } else {
         PreviewShape::Rows
     };
-    let preview = post_edit_preview(display, new_tag, &new_text, &applied.focus, shape);
+    let preview = post_edit_preview(
+        input.result_display,
+        new_tag,
+        &new_text,
+        &applied.focus,
+        shape,
+    );
+    let mut warnings = lowered.warnings;
+    warnings.extend(echo_warnings(&lowered.hunks, input.live));
     Ok(SectionEdit {
         bytes: applied.bytes,
         new_tag,
-        summary: summarize(&section.ops),
+        summary,
         preview,
-        warnings: echo_warnings(section, live),
+        warnings,
+        file_op: lowered.file_op,
     })
+}
+
+/// Checks the tag and applies `section` to the live file with no block
+/// grammar and fresh registers: the simplest embedding of the engine.
+///
+/// `live_bytes` must be the bytes `live` was decoded from. Errors:
+/// [`SectionFailure::StaleTag`] when the tags differ, else as
+/// [`apply_section`].
+pub fn edit_section(
+    section: &Section,
+    display: &str,
+    live: &Text,
+    live_bytes: &[u8],
+    scheme: TagScheme,
+) -> Result<SectionEdit, Box<SectionError>> {
+    let input = SectionInput {
+        section,
+        display,
+        result_display: display,
+        live,
+        live_tag: scheme.tag_of(live_bytes),
+        scheme,
+        blocks: None,
+    };
+    if input.live_tag != section.tag {
+        return Err(section_error(
+            &input,
+            SectionFailure::StaleTag {
+                expected: section.tag,
+                live: input.live_tag,
+            },
+        ));
+    }
+    apply_section(&input, &mut Registers::default())
 }
 
 /// Warns when a body's first or last row repeats the unchanged line next to
 /// it: the rows are written as sent (content is never guessed, product.md
 /// §4), but the author may have restated a neighbour by mistake.
-fn echo_warnings(section: &Section, live: &Text) -> Vec<String> {
+fn echo_warnings(hunks: &[crate::hunk::Hunk], live: &Text) -> Vec<String> {
+    use crate::hunk::{HunkKind, InsertAt};
     let total = live.line_count();
     let line_text = |n: usize| (n >= 1 && n <= total).then(|| live.line(n));
     let mut warnings = Vec::new();
-    for op in &section.ops {
-        let (body, above, below) = match &op.kind {
-            OpKind::Replace { range, body } => {
+    for hunk in hunks {
+        let (body, above, below) = match &hunk.kind {
+            HunkKind::Replace { range, body } => {
                 (body, range.start.checked_sub(1), Some(range.end + 1))
             }
-            OpKind::Insert {
+            HunkKind::Insert {
                 at: InsertAt::After(n),
                 body,
             } => (body, Some(*n), None),
-            OpKind::Insert {
+            HunkKind::Insert {
                 at: InsertAt::Before(n),
                 body,
             } => (body, None, Some(*n)),
-            OpKind::Insert {
+            HunkKind::Insert {
                 at: InsertAt::End,
                 body,
             } => (body, Some(total), None),
-            OpKind::Delete { .. } => continue,
+            HunkKind::Delete { .. } => continue,
         };
-        let header = op.kind.canonical_header();
-        let first = body.first().map(String::as_str);
-        let last = body.last().map(String::as_str);
-        let echoes = |row: Option<&str>, n: usize| {
-            row.is_some_and(|row| !row.trim().is_empty()) && row == line_text(n)
+        let echoes = |row: Option<&String>, n: usize| {
+            row.is_some_and(|row| !row.trim().is_empty() && Some(row.as_str()) == line_text(n))
         };
         if let Some(n) = above.filter(|&n| n >= 1)
-            && echoes(first, n)
+            && echoes(body.first(), n)
         {
             warnings.push(format!(
-                "{header} (document line {}): the first body row repeats line {n}, which stays in the file; \
+                "{} (document line {}): the first body row repeats line {n}, which stays in the file; \
                  it is written twice as sent. If that was not meant, CUT the extra row",
-                op.line
+                hunk.header, hunk.line
             ));
         }
         if let Some(n) = below
-            && echoes(last, n)
+            && echoes(body.last(), n)
         {
             warnings.push(format!(
-                "{header} (document line {}): the last body row repeats line {n}, which stays in the file; \
+                "{} (document line {}): the last body row repeats line {n}, which stays in the file; \
                  it is written twice as sent. If that was not meant, CUT the extra row",
-                op.line
+                hunk.header, hunk.line
             ));
         }
     }

@@ -29,6 +29,8 @@ pub mod block;
 pub mod diff;
 pub mod document;
 pub mod edit;
+pub mod hunk;
+pub mod lower;
 pub mod parse;
 pub mod plan;
 pub mod rebase;
@@ -38,6 +40,7 @@ pub mod text;
 pub mod truncate;
 pub mod view;
 
-pub use document::{Document, InsertAt, LineRange, Op, OpKind, Section, Warning};
+pub use document::{Document, Gap, LineRange, Op, OpKind, Register, Section, Target, Warning};
+pub use hunk::{Hunk, HunkKind, InsertAt};
 pub use tag::{SnapshotTag, TagHasher, TagScheme};
 pub use text::{DecodeError, Ending, Text};

@@ -1,16 +1,23 @@
 //! The edit document parser.
 //!
-//! Implements the grammar of reference-rho.md §7 (strict mode): headers
-//! `[path#TAG]` split at the last `#`, `PUT`/`CUT` keywords in any case,
-//! locators `N`, `N.=M`, `N-M`, `N..M`, `<N`, `>N`, `>$`, body rows that
-//! start with `+`. Every error names the document line, quotes it, says what
-//! was expected and, where one exists, gives a corrected line to copy
-//! (product.md §4). Content is never guessed: a row without `+` is an error,
-//! never a body row.
+//! Accepts the union of Rho's grammar (reference-rho.md §7) and oh-my-pi's
+//! (reference-omp.md §2): headers `[path#TAG]` split at the last `#`;
+//! `PUT`, `CUT`, `REM`, `MV`; locators `N`, `N.=M` (also `N-M`, `N..M` and
+//! omp's other separators), `N*`, `<N`, `>N`, `>$`, `>N*`; registers
+//! `@name`; `+` body rows; `*** Begin Patch` / `*** End Patch` envelopes.
+//!
+//! Tolerance policy (product.md §4): unambiguous spellings are accepted and
+//! reported as [`Warning`]s; content is never guessed. Rows without `+`,
+//! diff `-` rows, fences, empty `PUT` bodies and truncated ranges are
+//! errors. Every error names the document line, quotes it, says what was
+//! expected and, where one exists without guessing, gives a corrected line
+//! to copy.
 
 use std::fmt;
 
-use crate::document::{Document, InsertAt, LineRange, Op, OpKind, Section, Warning};
+use crate::document::{
+    Document, Gap, LineRange, MAX_REGISTER_NAME, Op, OpKind, Register, Section, Target, Warning,
+};
 use crate::tag::SnapshotTag;
 
 /// Longest excerpt of an offending line quoted in an error (characters).
@@ -45,22 +52,36 @@ pub enum Problem {
     HeaderEmptyPath,
     /// A header whose tag is not 4 hex digits.
     HeaderBadTag,
-    /// `PUT` without a trailing `:`.
+    /// `PUT` over lines without `:` (body) or `@name` (register).
     PutWithoutColon,
-    /// `PUT` with nothing to locate.
+    /// `PUT`/`CUT` with nothing to locate.
     MissingLocator,
     /// A `PUT …:` header followed by no `+` row.
     EmptyBody,
-    /// `CUT` with a colon or body.
-    CutWithColon,
+    /// `CUT` followed by body rows.
+    CutWithBody,
+    /// `+` rows after a colonless `PUT` (a register paste).
+    PasteWithBody,
+    /// `PUT … @name:`: a register paste takes no colon.
+    ColonOnRegister,
+    /// An invalid register name.
+    BadRegister,
     /// A locator that does not parse.
     BadLocator(LocatorProblem),
     /// A line inside or after a body that does not start with `+`.
     BareRow(RowShape),
+    /// A line range written without `PUT`/`CUT`.
+    MissingVerb,
+    /// A line from another patch format (apply_patch, unified diff).
+    ForeignPatch(ForeignShape),
     /// A line that is no header, op or body row.
     UnknownLine,
-    /// A grammar feature this build does not support yet.
-    Unsupported(&'static str),
+    /// `REM` with other ops in its section.
+    RemoveWithOps,
+    /// Two file ops (`REM`/`MV`) in one section.
+    TwoFileOps,
+    /// `MV` without a destination, or `REM` with an argument.
+    BadFileOp,
 }
 
 /// Why a locator is invalid.
@@ -80,10 +101,12 @@ pub enum LocatorProblem {
     TooLarge,
     /// `M.=N` with M > N.
     Reversed,
-    /// A separator other than `.=`, `-` or `..`.
+    /// Characters after the locator that are not a separator.
     BadSeparator,
     /// `<$`: `$` only follows `>`.
     DollarBefore,
+    /// `*` after a range or `$`: blocks start on one line (`N*`).
+    BlockAfterRange,
 }
 
 /// What a row without `+` looks like, to tailor the advice.
@@ -97,8 +120,19 @@ pub enum RowShape {
     Fence,
     /// An empty line between body rows.
     Blank,
+    /// A `+` row with no `PUT …:` header above it.
+    OrphanPlus,
     /// Anything else.
     Plain,
+}
+
+/// Lines of other patch formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ForeignShape {
+    /// `*** Update File: …` and friends (apply_patch).
+    ApplyPatch,
+    /// `@@ -a,b +c,d @@` (unified diff).
+    UnifiedDiffHunk,
 }
 
 impl fmt::Display for Problem {
@@ -118,20 +152,48 @@ impl fmt::Display for Problem {
             }
             Problem::HeaderEmptyPath => "the section header has no path before '#'",
             Problem::HeaderBadTag => "a snapshot tag is exactly 4 hex digits, e.g. [src/a.rs#1A2B]",
-            Problem::PutWithoutColon => "a PUT header ends with ':' and is followed by + body rows",
-            Problem::MissingLocator => "PUT and CUT need a line: N, N.=M, <N, >N or >$ (PUT only)",
+            Problem::PutWithoutColon => {
+                "PUT over lines ends with ':' and is followed by + body rows (or names a register: PUT N.=M @name)"
+            }
+            Problem::MissingLocator => {
+                "PUT and CUT need a line: N, N.=M, N*, <N, >N or >$ (PUT only)"
+            }
             Problem::EmptyBody => {
                 "PUT needs at least one + body row (a lone + writes an empty line); to delete lines use CUT"
             }
-            Problem::CutWithColon => {
-                "CUT takes a line or range and nothing else: no colon, no body rows"
+            Problem::CutWithBody => {
+                "CUT deletes lines and takes no body rows; to replace lines use PUT N.=M: with + rows"
+            }
+            Problem::PasteWithBody => {
+                "PUT without ':' pastes a register and takes no body rows; add ':' after the locator to insert these rows"
+            }
+            Problem::ColonOnRegister => {
+                "a register paste takes no colon: write PUT <locator> @name"
+            }
+            Problem::BadRegister => {
+                "a register name is 1 to 64 letters, digits, '_' or '-' after '@'"
             }
             Problem::BadLocator(p) => return write!(f, "{p}"),
             Problem::BareRow(shape) => return write!(f, "{shape}"),
-            Problem::UnknownLine => {
-                "expected a [path#TAG] header, a PUT/CUT op, or a + body row under a PUT header"
+            Problem::MissingVerb => {
+                "a line range needs an op in front: PUT N.=M: (then + rows) or CUT N.=M"
             }
-            Problem::Unsupported(what) => return write!(f, "{what} are not supported yet"),
+            Problem::ForeignPatch(ForeignShape::ApplyPatch) => {
+                "apply_patch lines are not part of this format: start each file with [path#TAG] and use PUT/CUT ops"
+            }
+            Problem::ForeignPatch(ForeignShape::UnifiedDiffHunk) => {
+                "unified-diff hunk headers are not part of this format: use PUT N.=M: with + rows, or CUT N.=M"
+            }
+            Problem::UnknownLine => {
+                "expected a [path#TAG] header, an op (PUT, CUT, REM, MV), or a + body row under a PUT header"
+            }
+            Problem::RemoveWithOps => {
+                "REM deletes the whole file, so its section takes no other op"
+            }
+            Problem::TwoFileOps => "a section takes at most one file op (REM or MV)",
+            Problem::BadFileOp => {
+                "write REM alone to delete the file, or MV <destination path> to move it"
+            }
         };
         f.write_str(text)
     }
@@ -143,16 +205,17 @@ impl fmt::Display for LocatorProblem {
             LocatorProblem::Truncated => {
                 "the range ends after 'N.': write N for one line or N.=M for a range"
             }
-            LocatorProblem::MissingEnd => {
-                "the range has no end line: write N.=M, or N for one line"
-            }
+            LocatorProblem::MissingEnd => "the range has no end line: write N.=M, or N for one line",
             LocatorProblem::MissingStart => "the range has no start line: write N.=M",
             LocatorProblem::Zero => "line numbers start at 1",
             LocatorProblem::NotANumber => "expected a line number (digits)",
             LocatorProblem::TooLarge => "the line number is too large",
-            LocatorProblem::Reversed => "the range starts after it ends",
+            LocatorProblem::Reversed => {
+                "the range starts after it ends; both numbers are line numbers of the snapshot (not a count)"
+            }
             LocatorProblem::BadSeparator => "write a range as N.=M (N-M and N..M also work)",
             LocatorProblem::DollarBefore => "'$' (end of file) only follows '>': PUT >$: appends",
+            LocatorProblem::BlockAfterRange => "'*' marks a block starting on one line: write N*, not N.=M* or >$*",
         })
     }
 }
@@ -170,6 +233,7 @@ impl fmt::Display for RowShape {
             RowShape::Blank => {
                 "an empty line between body rows is ambiguous; write a lone '+' for an empty row, or end the body before it"
             }
+            RowShape::OrphanPlus => "this + row has no PUT header with ':' above it",
             RowShape::Plain => {
                 "body rows start with '+'; this row has none (write '+' before the exact line text)"
             }
@@ -201,12 +265,31 @@ pub fn parse(input: &str) -> Result<Document, ParseError> {
     Parser::default().run(input)
 }
 
+/// Notes that are reported once per document however often they apply.
+#[derive(Default)]
+struct Once {
+    lowercase_keyword: bool,
+    lowercase_tag: bool,
+    envelope: bool,
+}
+
 #[derive(Default)]
 struct Parser {
     sections: Vec<Section>,
     warnings: Vec<Warning>,
     current: Option<Section>,
     open: Option<OpenPut>,
+    /// The last op header, while rows right after it would be misplaced
+    /// (a paste or a CUT): (line, kind).
+    last_bodiless: Option<(usize, Bodiless)>,
+    once: Once,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bodiless {
+    Cut,
+    Paste,
+    FileOp,
 }
 
 /// A `PUT …:` header whose body rows are being collected.
@@ -221,8 +304,8 @@ struct OpenPut {
 
 #[derive(Clone, Copy)]
 enum PutTarget {
-    Replace(LineRange),
-    Insert(InsertAt),
+    Replace(Target),
+    Insert(Gap),
 }
 
 fn quote(line: &str) -> String {
@@ -244,13 +327,73 @@ fn err(line: usize, text: &str, problem: Problem, fix: Option<String>) -> ParseE
     }
 }
 
+/// Envelope marker lines (also bracketed, `[*** Begin Patch]`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Marker {
+    Begin,
+    End,
+    Abort,
+}
+
+fn marker(trimmed: &str) -> Option<Marker> {
+    let inner = trimmed
+        .strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .map_or(trimmed, str::trim);
+    match inner {
+        "*** Begin Patch" => Some(Marker::Begin),
+        "*** End Patch" => Some(Marker::End),
+        "*** Abort" => Some(Marker::Abort),
+        _ => None,
+    }
+}
+
 impl Parser {
+    fn warn(&mut self, line: usize, message: impl Into<String>) {
+        self.warnings.push(Warning {
+            line,
+            message: message.into(),
+        });
+    }
+
     fn run(mut self, input: &str) -> Result<Document, ParseError> {
         let input = input.strip_prefix('\u{FEFF}').unwrap_or(input);
-        for (index, raw) in input.lines().enumerate() {
+        let mut lines = input.lines().enumerate();
+        while let Some((index, raw)) = lines.next() {
             // `lines` keeps a lone CR at the very end; rows never end in one.
             let raw = raw.strip_suffix('\r').unwrap_or(raw);
-            self.line(index + 1, raw)?;
+            let number = index + 1;
+            if !raw.starts_with('+')
+                && let Some(m) = marker(raw.trim())
+            {
+                match m {
+                    Marker::Begin => {
+                        if !self.once.envelope {
+                            self.once.envelope = true;
+                            self.warn(
+                                number,
+                                "ignored the '*** Begin Patch' envelope line; it is not needed",
+                            );
+                        }
+                        continue;
+                    }
+                    Marker::End | Marker::Abort => {
+                        let rest = lines.filter(|(_, l)| !l.trim().is_empty()).count();
+                        if rest > 0 {
+                            self.warn(
+                                number,
+                                format!(
+                                    "ignored {rest} line{} after '{}'",
+                                    if rest == 1 { "" } else { "s" },
+                                    raw.trim()
+                                ),
+                            );
+                        }
+                        break;
+                    }
+                }
+            }
+            self.line(number, raw)?;
         }
         self.close_put(None)?;
         self.close_section()?;
@@ -275,6 +418,15 @@ impl Parser {
                     ));
                 }
                 open.body.push(row.to_string());
+                let spelled_op = split_keyword(row.trim()).is_some();
+                if spelled_op {
+                    self.warn(
+                        number,
+                        format!(
+                            "the body row '+{row}' spells an op; it is written to the file as text"
+                        ),
+                    );
+                }
                 return Ok(());
             }
             if raw.trim().is_empty() {
@@ -288,16 +440,28 @@ impl Parser {
         if trimmed.is_empty() {
             return Ok(());
         }
+        if raw.starts_with('+') {
+            // A `+` row with no open PUT body.
+            let (problem, fix) = match self.last_bodiless {
+                Some((_, Bodiless::Cut)) => (Problem::CutWithBody, None),
+                Some((_, Bodiless::Paste)) => (Problem::PasteWithBody, None),
+                Some((_, Bodiless::FileOp)) => (Problem::BadFileOp, None),
+                None => (Problem::BareRow(RowShape::OrphanPlus), None),
+            };
+            self.close_put(None)?;
+            return Err(err(number, raw, problem, fix));
+        }
         if trimmed.starts_with('[') && trimmed.ends_with(']') {
             self.close_put(None)?;
             self.close_section()?;
-            let (path, tag) = parse_header(number, raw, trimmed)?;
+            let (path, tag) = self.header(number, raw, trimmed)?;
             self.current = Some(Section {
                 path,
                 tag,
                 line: number,
                 ops: Vec::new(),
             });
+            self.last_bodiless = None;
             return Ok(());
         }
         if let Some((keyword, rest)) = split_keyword(trimmed) {
@@ -305,10 +469,31 @@ impl Parser {
             if self.current.is_none() {
                 return Err(err(number, raw, Problem::OutsideSection, None));
             }
+            if !trimmed.starts_with(keyword.name()) && !self.once.lowercase_keyword {
+                self.once.lowercase_keyword = true;
+                self.warn(
+                    number,
+                    format!(
+                        "read the keyword as {}; ops are written in capitals",
+                        keyword.name()
+                    ),
+                );
+            }
+            self.last_bodiless = None;
             return match keyword {
                 Keyword::Put => self.put(number, raw, rest),
                 Keyword::Cut => self.cut(number, raw, rest),
+                Keyword::Rem => self.file_op(number, raw, Keyword::Rem, rest),
+                Keyword::Mv => self.file_op(number, raw, Keyword::Mv, rest),
             };
+        }
+        if let Some(foreign) = foreign_shape(trimmed) {
+            self.close_put(None)?;
+            return Err(err(number, raw, Problem::ForeignPatch(foreign), None));
+        }
+        if let Some(fix) = missing_verb_fix(trimmed) {
+            self.close_put(None)?;
+            return Err(err(number, raw, Problem::MissingVerb, Some(fix)));
         }
         // Not a header, op or body row.
         let shape = row_shape(raw);
@@ -328,25 +513,23 @@ impl Parser {
         &mut self,
         bare: Option<(usize, &str, RowShape, Option<String>)>,
     ) -> Result<(), ParseError> {
-        let Some(open) = self.open.take() else {
-            if let Some((line, text, shape, fix)) = bare {
-                return Err(err(line, text, Problem::BareRow(shape), fix));
-            }
-            return Ok(());
-        };
         if let Some((line, text, shape, fix)) = bare {
+            self.open = None;
             return Err(err(line, text, Problem::BareRow(shape), fix));
         }
+        let Some(open) = self.open.take() else {
+            return Ok(());
+        };
         if open.body.is_empty() {
             let fix = match open.target {
-                PutTarget::Replace(range) => Some(format!("CUT {}", range.canonical())),
+                PutTarget::Replace(target) => Some(format!("CUT {}", target.canonical())),
                 PutTarget::Insert(_) => None,
             };
             return Err(err(open.line, &open.text, Problem::EmptyBody, fix));
         }
         let kind = match open.target {
-            PutTarget::Replace(range) => OpKind::Replace {
-                range,
+            PutTarget::Replace(target) => OpKind::Replace {
+                target,
                 body: open.body,
             },
             PutTarget::Insert(at) => OpKind::Insert {
@@ -365,43 +548,155 @@ impl Parser {
     }
 
     fn close_section(&mut self) -> Result<(), ParseError> {
-        if let Some(section) = self.current.take() {
-            if section.ops.is_empty() {
-                let text = format!("[{}#{}]", section.path, section.tag);
-                return Err(err(section.line, &text, Problem::EmptySection, None));
-            }
-            self.sections.push(section);
+        let Some(mut section) = self.current.take() else {
+            return Ok(());
+        };
+        if section.ops.is_empty() {
+            let text = format!("[{}#{}]", section.path, section.tag);
+            return Err(err(section.line, &text, Problem::EmptySection, None));
         }
+        // File-op rules (reference-omp.md §2.4).
+        let file_ops: Vec<&Op> = section
+            .ops
+            .iter()
+            .filter(|op| op.kind.is_file_op())
+            .collect();
+        if file_ops.len() > 1 {
+            let op = file_ops[1];
+            return Err(err(
+                op.line,
+                &op.kind.canonical_header(),
+                Problem::TwoFileOps,
+                None,
+            ));
+        }
+        if let Some(rem) = section.ops.iter().find(|op| op.kind == OpKind::Remove)
+            && section.ops.len() > 1
+        {
+            return Err(err(rem.line, "REM", Problem::RemoveWithOps, None));
+        }
+        // An op that repeats an earlier span op exactly is a duplicated
+        // hunk: apply it once. Repeated inserts stay (both peers apply
+        // them twice) but are flagged.
+        let mut kept: Vec<Op> = Vec::with_capacity(section.ops.len());
+        for op in std::mem::take(&mut section.ops) {
+            if let Some(first) = kept.iter().find(|k| k.kind == op.kind) {
+                let header = op.kind.canonical_header();
+                match op.kind {
+                    OpKind::Replace { .. } | OpKind::Cut { .. } | OpKind::PasteOver { .. } => {
+                        self.warn(
+                            op.line,
+                            format!(
+                                "{header} repeats document line {} exactly; it was applied once",
+                                first.line
+                            ),
+                        );
+                        continue;
+                    }
+                    OpKind::Insert { .. } | OpKind::Paste { .. } => self.warn(
+                        op.line,
+                        format!(
+                            "{header} repeats document line {} exactly, so its rows are inserted twice; \
+                             drop one if that was not meant",
+                            first.line
+                        ),
+                    ),
+                    OpKind::Remove | OpKind::Move { .. } => {}
+                }
+            }
+            kept.push(op);
+        }
+        section.ops = kept;
+        self.sections.push(section);
         Ok(())
+    }
+
+    fn header(
+        &mut self,
+        number: usize,
+        raw: &str,
+        trimmed: &str,
+    ) -> Result<(String, SnapshotTag), ParseError> {
+        let inner = &trimmed[1..trimmed.len() - 1];
+        let Some((path, tag)) = inner.rsplit_once('#') else {
+            let fix = (!inner.trim().is_empty()).then(|| format!("[{}#TAG]", inner.trim()));
+            return Err(err(number, raw, Problem::HeaderWithoutTag, fix));
+        };
+        let (path, noise) = clean_path(path.trim());
+        if path.is_empty() {
+            return Err(err(number, raw, Problem::HeaderEmptyPath, None));
+        }
+        let tag_text = tag.trim();
+        let Some(tag) = SnapshotTag::parse(tag_text) else {
+            return Err(err(number, raw, Problem::HeaderBadTag, None));
+        };
+        if let Some(noise) = noise {
+            self.warn(
+                number,
+                format!("read the header as [{path}#{tag}] (dropped {noise})"),
+            );
+        }
+        if tag_text.bytes().any(|b| b.is_ascii_lowercase()) && !self.once.lowercase_tag {
+            self.once.lowercase_tag = true;
+            self.warn(
+                number,
+                format!("read the tag as {tag}; tags are printed in capitals"),
+            );
+        }
+        Ok((path, tag))
     }
 
     fn put(&mut self, number: usize, raw: &str, rest: &str) -> Result<(), ParseError> {
         let rest = rest.trim();
-        if rest.is_empty() {
+        if rest.is_empty() || rest == ":" {
             return Err(err(number, raw, Problem::MissingLocator, None));
         }
-        reject_unsupported(number, raw, rest)?;
-        let Some(locator) = rest.strip_suffix(':') else {
-            let fix = parse_put_locator(rest)
-                .ok()
-                .map(|t| format!("{}:", put_header(t)));
-            return Err(err(number, raw, Problem::PutWithoutColon, fix));
-        };
-        let locator = locator.trim();
-        if locator.is_empty() {
-            return Err(err(number, raw, Problem::MissingLocator, None));
+        let (locator, register, colon) =
+            split_register(rest).map_err(|problem| err(number, raw, problem, None))?;
+        if register.is_some() && colon {
+            let fix = format!("PUT {locator} @{}", register.as_deref().unwrap_or_default());
+            return Err(err(number, raw, Problem::ColonOnRegister, Some(fix)));
         }
-        let target = parse_put_locator(locator).map_err(|problem| {
-            let fix = locator_fix(&problem, locator).map(|l| format!("PUT {l}:"));
+        let target = self.parse_put_locator(number, locator).map_err(|problem| {
+            let fix = locator_fix(&problem, locator)
+                .map(|l| format!("PUT {l}{}", if colon { ":" } else { "" }));
             err(number, raw, Problem::BadLocator(problem), fix)
         })?;
-        self.open = Some(OpenPut {
-            line: number,
-            text: raw.to_string(),
-            target,
-            body: Vec::new(),
-            blank_after: None,
-        });
+        match (target, register, colon) {
+            (target, None, true) => {
+                self.open = Some(OpenPut {
+                    line: number,
+                    text: raw.to_string(),
+                    target,
+                    body: Vec::new(),
+                    blank_after: None,
+                });
+            }
+            (PutTarget::Insert(at), register, false) => {
+                let register = register.map_or(Register::Anonymous, Register::Named);
+                self.push_op(number, OpKind::Paste { at, register });
+                self.last_bodiless = Some((number, Bodiless::Paste));
+            }
+            (PutTarget::Replace(target), Some(name), false) => {
+                self.push_op(
+                    number,
+                    OpKind::PasteOver {
+                        target,
+                        register: name,
+                    },
+                );
+                self.last_bodiless = Some((number, Bodiless::Paste));
+            }
+            (PutTarget::Replace(target), None, false) => {
+                return Err(err(
+                    number,
+                    raw,
+                    Problem::PutWithoutColon,
+                    Some(format!("PUT {}:", target.canonical())),
+                ));
+            }
+            (_, Some(_), true) => unreachable!("handled above"),
+        }
         Ok(())
     }
 
@@ -410,149 +705,295 @@ impl Parser {
         if rest.is_empty() {
             return Err(err(number, raw, Problem::MissingLocator, None));
         }
-        reject_unsupported(number, raw, rest)?;
-        if let Some(locator) = rest.strip_suffix(':') {
-            let fix = parse_range(locator.trim())
-                .ok()
-                .map(|r| format!("CUT {}", r.canonical()));
-            return Err(err(number, raw, Problem::CutWithColon, fix));
-        }
-        let range = parse_range(rest).map_err(|problem| {
-            let fix = locator_fix(&problem, rest).map(|l| format!("CUT {l}"));
+        let (locator, register, colon) =
+            split_register(rest).map_err(|problem| err(number, raw, problem, None))?;
+        let (target, warning) = parse_target_with_warning(locator).map_err(|problem| {
+            let fix = locator_fix(&problem, locator).map(|l| format!("CUT {l}"));
             err(number, raw, Problem::BadLocator(problem), fix)
         })?;
-        self.push_op(number, OpKind::Delete { range });
+        if let Some(message) = warning {
+            self.warn(number, message);
+        }
+        let register = register.map_or(Register::Anonymous, Register::Named);
+        let kind = OpKind::Cut { target, register };
+        if colon {
+            self.warn(
+                number,
+                format!(
+                    "ignored the ':' after CUT; write {}",
+                    kind.canonical_header()
+                ),
+            );
+        }
+        self.push_op(number, kind);
+        self.last_bodiless = Some((number, Bodiless::Cut));
         Ok(())
     }
-}
 
-fn put_header(target: PutTarget) -> String {
-    match target {
-        PutTarget::Replace(range) => format!("PUT {}", range.canonical()),
-        PutTarget::Insert(at) => format!("PUT {}", at.canonical()),
+    fn file_op(
+        &mut self,
+        number: usize,
+        raw: &str,
+        keyword: Keyword,
+        rest: &str,
+    ) -> Result<(), ParseError> {
+        let rest = rest.trim();
+        let kind = match keyword {
+            Keyword::Rem if rest.is_empty() => OpKind::Remove,
+            Keyword::Mv => {
+                let (dest, _) = clean_path(rest);
+                if dest.is_empty() {
+                    return Err(err(number, raw, Problem::BadFileOp, None));
+                }
+                OpKind::Move { dest }
+            }
+            _ => return Err(err(number, raw, Problem::BadFileOp, Some("REM".into()))),
+        };
+        self.push_op(number, kind);
+        self.last_bodiless = Some((number, Bodiless::FileOp));
+        Ok(())
+    }
+
+    fn parse_put_locator(
+        &mut self,
+        number: usize,
+        locator: &str,
+    ) -> Result<PutTarget, LocatorProblem> {
+        let (target, warning) = parse_put_locator(locator)?;
+        if let Some(message) = warning {
+            self.warn(number, message);
+        }
+        Ok(target)
     }
 }
 
-fn reject_unsupported(number: usize, raw: &str, rest: &str) -> Result<(), ParseError> {
-    if rest.contains('*') {
-        return Err(err(
-            number,
-            raw,
-            Problem::Unsupported("block ops (N*)"),
-            None,
-        ));
+/// Splits `locator [@name] [:]` into its parts. Returns the locator text,
+/// the register name if any, and whether a trailing colon was present.
+fn split_register(rest: &str) -> Result<(&str, Option<String>, bool), Problem> {
+    let (body, colon) = match rest.strip_suffix(':') {
+        Some(body) => (body.trim_end(), true),
+        None => (rest, false),
+    };
+    match body.split_once('@') {
+        None => Ok((body.trim(), None, colon)),
+        Some((locator, name)) => {
+            let name = name.trim();
+            let valid = !name.is_empty()
+                && name.chars().count() <= MAX_REGISTER_NAME
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+            if !valid {
+                return Err(Problem::BadRegister);
+            }
+            Ok((locator.trim(), Some(name.to_string()), colon))
+        }
     }
-    if rest.contains('@') {
-        return Err(err(
-            number,
-            raw,
-            Problem::Unsupported("registers (@name)"),
-            None,
-        ));
-    }
-    Ok(())
 }
 
-#[derive(Clone, Copy)]
+/// Removes quotes and apply_patch noise (`*** Update File: `) from a path;
+/// returns the clean path and a description of what was removed.
+fn clean_path(path: &str) -> (String, Option<&'static str>) {
+    let mut noise = None;
+    let mut p = path.trim();
+    if let Some(rest) = p.strip_prefix("***") {
+        let rest = rest.trim_start();
+        let lower = rest.to_ascii_lowercase();
+        for verb in ["update", "add", "delete", "move"] {
+            if let Some(after) = lower.strip_prefix(verb) {
+                let mut cut = rest.len() - after.len();
+                let after_trim = after.trim_start();
+                for word in ["file", "to"] {
+                    if after_trim.starts_with(word) {
+                        cut = rest.len() - after_trim.len() + word.len();
+                        break;
+                    }
+                }
+                let tail = rest[cut..].trim_start();
+                if let Some(tail) = tail.strip_prefix(':') {
+                    p = tail.trim();
+                    noise = Some("the apply_patch prefix");
+                }
+                break;
+            }
+        }
+    }
+    for q in ['"', '\''] {
+        if p.len() >= 2 && p.starts_with(q) && p.ends_with(q) {
+            p = &p[1..p.len() - 1];
+            noise = noise.or(Some("the quotes"));
+        }
+    }
+    (p.to_string(), noise)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Keyword {
     Put,
     Cut,
+    Rem,
+    Mv,
 }
 
-/// Splits `PUT rest` / `CUT rest` (keyword in any case, as a whole token).
+impl Keyword {
+    fn name(self) -> &'static str {
+        match self {
+            Keyword::Put => "PUT",
+            Keyword::Cut => "CUT",
+            Keyword::Rem => "REM",
+            Keyword::Mv => "MV",
+        }
+    }
+}
+
+/// Splits `PUT rest` (keyword in any case, as a whole token).
 fn split_keyword(line: &str) -> Option<(Keyword, &str)> {
-    let head = line.get(..3)?;
-    let keyword = if head.eq_ignore_ascii_case("PUT") {
-        Keyword::Put
-    } else if head.eq_ignore_ascii_case("CUT") {
-        Keyword::Cut
-    } else {
-        return None;
-    };
-    let rest = &line[3..];
-    match rest.chars().next() {
-        None => Some((keyword, rest)),
-        Some(c) if c.is_whitespace() => Some((keyword, rest)),
-        Some(_) => None,
+    for keyword in [Keyword::Put, Keyword::Cut, Keyword::Rem, Keyword::Mv] {
+        let name = keyword.name();
+        let Some(head) = line.get(..name.len()) else {
+            continue;
+        };
+        if !head.eq_ignore_ascii_case(name) {
+            continue;
+        }
+        let rest = &line[name.len()..];
+        match rest.chars().next() {
+            None => return Some((keyword, rest)),
+            Some(c) if c.is_whitespace() => return Some((keyword, rest)),
+            // `PUT:` and `CUT:` are keyword-then-nothing with a colon.
+            Some(':') if matches!(keyword, Keyword::Put | Keyword::Cut) => {
+                return Some((keyword, rest));
+            }
+            Some(_) => {}
+        }
     }
+    None
 }
 
-fn parse_header(
-    number: usize,
-    raw: &str,
-    trimmed: &str,
-) -> Result<(String, SnapshotTag), ParseError> {
-    let inner = &trimmed[1..trimmed.len() - 1];
-    let Some((path, tag)) = inner.rsplit_once('#') else {
-        let fix = (!inner.trim().is_empty()).then(|| format!("[{}#TAG]", inner.trim()));
-        return Err(err(number, raw, Problem::HeaderWithoutTag, fix));
-    };
-    let path = path.trim();
-    if path.is_empty() {
-        return Err(err(number, raw, Problem::HeaderEmptyPath, None));
-    }
-    let Some(tag) = SnapshotTag::parse(tag.trim()) else {
-        return Err(err(number, raw, Problem::HeaderBadTag, None));
-    };
-    Ok((path.to_string(), tag))
-}
-
-fn parse_put_locator(locator: &str) -> Result<PutTarget, LocatorProblem> {
+fn parse_put_locator(locator: &str) -> Result<(PutTarget, Option<String>), LocatorProblem> {
     if let Some(rest) = locator.strip_prefix('<') {
         let rest = rest.trim();
-        if rest == "$" {
+        if rest.starts_with('$') {
             return Err(LocatorProblem::DollarBefore);
         }
-        return parse_line(rest).map(|n| PutTarget::Insert(InsertAt::Before(n)));
+        if let Some(line) = rest.strip_suffix('*') {
+            let line = parse_line(line.trim())?;
+            let message = format!(
+                "read PUT <{line}*: as PUT <{line}: (inserting before a block is inserting before its line)"
+            );
+            return Ok((PutTarget::Insert(Gap::Before(line)), Some(message)));
+        }
+        return parse_line(rest).map(|n| (PutTarget::Insert(Gap::Before(n)), None));
     }
     if let Some(rest) = locator.strip_prefix('>') {
         let rest = rest.trim();
         if rest == "$" {
-            return Ok(PutTarget::Insert(InsertAt::End));
+            return Ok((PutTarget::Insert(Gap::End), None));
         }
-        return parse_line(rest).map(|n| PutTarget::Insert(InsertAt::After(n)));
+        if rest.starts_with('$') {
+            return Err(LocatorProblem::BlockAfterRange);
+        }
+        if let Some(line) = rest.strip_suffix('*') {
+            return parse_line(line.trim()).map(|n| (PutTarget::Insert(Gap::AfterBlock(n)), None));
+        }
+        return parse_line(rest).map(|n| (PutTarget::Insert(Gap::After(n)), None));
     }
-    parse_range(locator).map(PutTarget::Replace)
+    let (target, warning) = parse_target_with_warning(locator)?;
+    Ok((PutTarget::Replace(target), warning))
 }
 
-/// Parses `N`, `N.=M`, `N-M` or `N..M` (spaces around pieces allowed).
-fn parse_range(text: &str) -> Result<LineRange, LocatorProblem> {
+/// Parses `N`, `N*` or a range with any of omp's separators; the warning
+/// names a non-canonical separator.
+fn parse_target_with_warning(text: &str) -> Result<(Target, Option<String>), LocatorProblem> {
+    let text = text.trim();
+    if let Some(line) = text.strip_suffix('*') {
+        let line = line.trim_end();
+        if !line.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(if line.bytes().any(|b| b.is_ascii_digit()) {
+                LocatorProblem::BlockAfterRange
+            } else {
+                LocatorProblem::NotANumber
+            });
+        }
+        return parse_line(line).map(|n| (Target::Block(n), None));
+    }
+    let (range, separator) = parse_range(text)?;
+    let warning = separator
+        .filter(|s| !matches!(s.as_str(), ".=" | "-" | ".."))
+        .map(|s| {
+            format!(
+                "read the range separator '{s}' in '{text}' as '.='; write {}",
+                range.canonical()
+            )
+        });
+    Ok((Target::Lines(range), warning))
+}
+
+/// Separator characters between two line numbers (reference-omp.md §2.5).
+fn is_separator(c: char) -> bool {
+    matches!(c, '-' | '.' | '=' | '…') || c.is_whitespace()
+}
+
+/// Parses `N` or `N<sep>M`; returns the range and the trimmed separator (or
+/// `" "` for whitespace only) when there was one.
+fn parse_range(text: &str) -> Result<(LineRange, Option<String>), LocatorProblem> {
     let text = text.trim();
     let digits = text.bytes().take_while(u8::is_ascii_digit).count();
     if digits == 0 {
-        if text.starts_with('.') || text.starts_with('=') {
-            return Err(LocatorProblem::MissingStart);
+        if text.starts_with(['.', '=', '-', '…'])
+            && text
+                .trim_start_matches(is_separator)
+                .starts_with(|c: char| c.is_ascii_digit())
+        {
+            return Err(if text.starts_with('-') {
+                LocatorProblem::NotANumber
+            } else {
+                LocatorProblem::MissingStart
+            });
         }
         return Err(LocatorProblem::NotANumber);
     }
     let start = parse_line(&text[..digits])?;
-    let rest = text[digits..].trim_start();
+    let rest = &text[digits..];
     if rest.is_empty() {
-        return Ok(LineRange { start, end: start });
+        return Ok((LineRange { start, end: start }, None));
     }
-    let (separator, end_text) = [".=", "..", "-"]
-        .iter()
-        .find_map(|sep| rest.strip_prefix(sep).map(|tail| (*sep, tail.trim())))
-        .ok_or(if rest == "." {
+    let separator_len: usize = rest
+        .chars()
+        .take_while(|c| is_separator(*c))
+        .map(char::len_utf8)
+        .sum();
+    let separator = rest[..separator_len].trim();
+    let end_text = &rest[separator_len..];
+    if separator_len == 0 {
+        return Err(LocatorProblem::BadSeparator);
+    }
+    if end_text.is_empty() {
+        return Err(if separator == "." {
             LocatorProblem::Truncated
         } else {
-            LocatorProblem::BadSeparator
-        })?;
-    if end_text.is_empty() {
-        return Err(LocatorProblem::MissingEnd);
+            LocatorProblem::MissingEnd
+        });
     }
     if !end_text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(if separator == ".." && end_text.starts_with('=') {
-            LocatorProblem::BadSeparator
-        } else {
-            LocatorProblem::NotANumber
-        });
+        return Err(
+            if end_text.bytes().next().is_some_and(|b| b.is_ascii_digit()) {
+                LocatorProblem::BadSeparator
+            } else {
+                LocatorProblem::NotANumber
+            },
+        );
     }
     let end = parse_line(end_text)?;
     if start > end {
         return Err(LocatorProblem::Reversed);
     }
-    Ok(LineRange { start, end })
+    let separator = if separator.is_empty() {
+        " ".to_string()
+    } else {
+        separator.to_string()
+    };
+    Ok((LineRange { start, end }, Some(separator)))
 }
 
 fn parse_line(text: &str) -> Result<usize, LocatorProblem> {
@@ -576,8 +1017,53 @@ fn locator_fix(problem: &LocatorProblem, locator: &str) -> Option<String> {
     match (problem, numbers.as_slice()) {
         (LocatorProblem::Truncated, [n]) => Some(format!("{n}")),
         (LocatorProblem::BadSeparator, [a, b]) if a <= b => Some(format!("{a}.={b}")),
+        (LocatorProblem::Reversed, [a, b]) => Some(format!("{a}.={}", a + b - 1)),
         _ => None,
     }
+}
+
+/// Lines of other patch formats.
+fn foreign_shape(trimmed: &str) -> Option<ForeignShape> {
+    let lower = trimmed.to_ascii_lowercase();
+    if let Some(rest) = lower.strip_prefix("***") {
+        let rest = rest.trim_start();
+        if [
+            "update file",
+            "add file",
+            "delete file",
+            "move to",
+            "end of file",
+        ]
+        .iter()
+        .any(|p| rest.starts_with(p))
+        {
+            return Some(ForeignShape::ApplyPatch);
+        }
+    }
+    if trimmed.starts_with("@@") {
+        return Some(ForeignShape::UnifiedDiffHunk);
+    }
+    None
+}
+
+/// For `2.=3:` or `5` (a range without an op), the two corrected ops.
+fn missing_verb_fix(trimmed: &str) -> Option<String> {
+    let (locator, colon) = match trimmed.strip_suffix(':') {
+        Some(l) => (l.trim_end(), true),
+        None => (trimmed, false),
+    };
+    if !locator.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let (range, separator) = parse_range(locator).ok()?;
+    // `12:` alone may be a pasted empty read row; that is a bare row.
+    if colon && separator.is_none() {
+        return None;
+    }
+    let canonical = range.canonical();
+    Some(format!(
+        "PUT {canonical}:  (then + rows)  or  CUT {canonical}"
+    ))
 }
 
 fn row_shape(raw: &str) -> RowShape {
@@ -614,276 +1100,10 @@ fn bare_row_fix(raw: &str, shape: RowShape) -> Option<String> {
             };
             Some(format!("+{text}"))
         }
-        RowShape::DiffMinus | RowShape::Fence | RowShape::Blank => None,
+        RowShape::DiffMinus | RowShape::Fence | RowShape::Blank | RowShape::OrphanPlus => None,
         RowShape::Plain => Some(format!("+{raw}")),
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn ops(doc: &str) -> Vec<OpKind> {
-        parse(doc)
-            .unwrap()
-            .sections
-            .into_iter()
-            .flat_map(|s| s.ops.into_iter().map(|o| o.kind))
-            .collect()
-    }
-
-    fn fails(doc: &str) -> ParseError {
-        parse(doc).unwrap_err()
-    }
-
-    fn range(start: usize, end: usize) -> LineRange {
-        LineRange { start, end }
-    }
-
-    fn body(rows: &[&str]) -> Vec<String> {
-        rows.iter().map(|s| s.to_string()).collect()
-    }
-
-    #[test]
-    fn parses_core_ops() {
-        // reference-rho.md §11 case 22.
-        let doc =
-            "[a.txt#E178]\nPUT 1.=2:\n+alpha\n+beta\nPUT >2:\n+gamma\nCUT 4.=4\nPUT >$:\n+tail\n";
-        assert_eq!(
-            ops(doc),
-            vec![
-                OpKind::Replace {
-                    range: range(1, 2),
-                    body: body(&["alpha", "beta"])
-                },
-                OpKind::Insert {
-                    at: InsertAt::After(2),
-                    body: body(&["gamma"])
-                },
-                OpKind::Delete { range: range(4, 4) },
-                OpKind::Insert {
-                    at: InsertAt::End,
-                    body: body(&["tail"])
-                },
-            ]
-        );
-        let parsed = parse(doc).unwrap();
-        assert_eq!(parsed.sections[0].path, "a.txt");
-        assert_eq!(parsed.sections[0].tag, SnapshotTag(0xE178));
-        assert_eq!(parsed.sections[0].ops[1].line, 5);
-    }
-
-    #[test]
-    fn accepts_every_rho_locator_spelling() {
-        // reference-rho.md §7 and §11 cases 24 and 28.
-        for spelling in ["3.=5", "3-5", "3..5", " 3 .= 5 ", "3 - 5"] {
-            assert_eq!(
-                ops(&format!("[a#ABCD]\nPUT {spelling}:\n+x")),
-                vec![OpKind::Replace {
-                    range: range(3, 5),
-                    body: body(&["x"])
-                }],
-                "{spelling}"
-            );
-        }
-        assert_eq!(ops("[a#ABCD]\nPUT 3:\n+x"), ops("[a#ABCD]\nPUT 3.=3:\n+x"));
-        assert_eq!(
-            ops("[a#abcd]\nput 1-2:\n+x\ncut 3-3\nPuT < 2:\n+y\nCUT 7\nPUT > $:\n+z"),
-            vec![
-                OpKind::Replace {
-                    range: range(1, 2),
-                    body: body(&["x"])
-                },
-                OpKind::Delete { range: range(3, 3) },
-                OpKind::Insert {
-                    at: InsertAt::Before(2),
-                    body: body(&["y"])
-                },
-                OpKind::Delete { range: range(7, 7) },
-                OpKind::Insert {
-                    at: InsertAt::End,
-                    body: body(&["z"])
-                },
-            ]
-        );
-    }
-
-    #[test]
-    fn headers_split_at_the_last_hash_and_allow_spaces() {
-        let doc = parse("  [ p.txt # e178 ]  \nCUT 1\n[dir#1/p.txt#0001]\nCUT 2").unwrap();
-        assert_eq!(doc.sections[0].path, "p.txt");
-        assert_eq!(doc.sections[0].tag, SnapshotTag(0xE178));
-        assert_eq!(doc.sections[1].path, "dir#1/p.txt");
-    }
-
-    #[test]
-    fn body_rows_are_literal() {
-        // reference-rho.md §11 case 26; handed cases B03 (2) and B04.
-        assert_eq!(
-            ops("[a#ABCD]\nPUT 1:\n+keep trailing  \n+\tkeep tab\t\n+\n+  \r\n"),
-            vec![OpKind::Replace {
-                range: range(1, 1),
-                body: body(&["keep trailing  ", "\tkeep tab\t", "", "  "])
-            }]
-        );
-        assert_eq!(
-            ops("[f.txt#ABCD]\nPUT 2:\n+12:30 standup"),
-            vec![OpKind::Replace {
-                range: range(2, 2),
-                body: body(&["12:30 standup"])
-            }]
-        );
-        assert_eq!(
-            ops("[f.txt#ABCD]\nPUT 2:\n+- [x] done\n+- [ ] next\n++1"),
-            vec![OpKind::Replace {
-                range: range(2, 2),
-                body: body(&["- [x] done", "- [ ] next", "+1"])
-            }]
-        );
-        // A body row that spells an op is text (handed case B01 (1) relative).
-        assert_eq!(
-            ops("[f#ABCD]\nPUT 1:\n+CUT 3"),
-            vec![OpKind::Replace {
-                range: range(1, 1),
-                body: body(&["CUT 3"])
-            }]
-        );
-    }
-
-    #[test]
-    fn locator_errors_name_the_line_and_fix() {
-        let e = fails("[a#ABCD]\nPUT 3.:\n+x");
-        assert_eq!(e.line, 2);
-        assert_eq!(e.problem, Problem::BadLocator(LocatorProblem::Truncated));
-        assert_eq!(e.fix.as_deref(), Some("PUT 3:"));
-        assert_eq!(
-            e.to_string(),
-            "edit document line 2: the range ends after 'N.': write N for one line or N.=M for a range\n  2 | PUT 3.:\ntry: PUT 3:"
-        );
-        assert_eq!(
-            fails("[a#ABCD]\nPUT 3.=:\n+x").problem,
-            Problem::BadLocator(LocatorProblem::MissingEnd)
-        );
-        assert_eq!(
-            fails("[a#ABCD]\nPUT .=5:\n+x").problem,
-            Problem::BadLocator(LocatorProblem::MissingStart)
-        );
-        assert_eq!(
-            fails("[a#ABCD]\nCUT 3.").problem,
-            Problem::BadLocator(LocatorProblem::Truncated)
-        );
-        let e = fails("[a#ABCD]\nPUT 3..=5:\n+x");
-        assert_eq!(e.problem, Problem::BadLocator(LocatorProblem::BadSeparator));
-        assert_eq!(e.fix.as_deref(), Some("PUT 3.=5:"));
-        assert_eq!(
-            fails("[a#ABCD]\nCUT 5.=3").problem,
-            Problem::BadLocator(LocatorProblem::Reversed)
-        );
-        assert_eq!(
-            fails("[a#ABCD]\nPUT 0:\n+x").problem,
-            Problem::BadLocator(LocatorProblem::Zero)
-        );
-        assert_eq!(
-            fails("[a#ABCD]\nCUT -1").problem,
-            Problem::BadLocator(LocatorProblem::NotANumber)
-        );
-        assert_eq!(
-            fails("[a#ABCD]\nPUT <$:\n+x").problem,
-            Problem::BadLocator(LocatorProblem::DollarBefore)
-        );
-        assert_eq!(
-            fails("[a#ABCD]\nCUT 99999999999999999999999").problem,
-            Problem::BadLocator(LocatorProblem::TooLarge)
-        );
-    }
-
-    #[test]
-    fn op_shape_errors() {
-        let e = fails("[a#ABCD]\nPUT 3\n+x");
-        assert_eq!(e.problem, Problem::PutWithoutColon);
-        assert_eq!(e.fix.as_deref(), Some("PUT 3:"));
-        assert_eq!(
-            fails("[a#ABCD]\nPUT :\n+x").problem,
-            Problem::MissingLocator
-        );
-        assert_eq!(fails("[a#ABCD]\nPUT").problem, Problem::MissingLocator);
-        assert_eq!(fails("[a#ABCD]\nCUT").problem, Problem::MissingLocator);
-        let e = fails("[a#ABCD]\nCUT 3:");
-        assert_eq!(e.problem, Problem::CutWithColon);
-        assert_eq!(e.fix.as_deref(), Some("CUT 3"));
-        let e = fails("[a#ABCD]\nPUT 1.=2:\nCUT 3");
-        assert_eq!((e.line, e.problem), (2, Problem::EmptyBody));
-        assert_eq!(e.fix.as_deref(), Some("CUT 1.=2"));
-        assert_eq!(fails("[a#ABCD]\nPUT <2:").problem, Problem::EmptyBody);
-        assert_eq!(fails("[a#ABCD]\nPUT >$:\n").problem, Problem::EmptyBody);
-        assert_eq!(fails("[a#ABCD]\nPUTX 1:").problem, Problem::UnknownLine);
-        assert_eq!(
-            fails("[a#ABCD]\nPUT 1*:\n+x").problem,
-            Problem::Unsupported("block ops (N*)")
-        );
-        assert_eq!(
-            fails("[a#ABCD]\nCUT 1.=2 @name").problem,
-            Problem::Unsupported("registers (@name)")
-        );
-    }
-
-    #[test]
-    fn document_level_errors() {
-        assert_eq!(fails("").problem, Problem::NoSections);
-        assert_eq!(fails("\n\n").problem, Problem::NoSections);
-        let e = fails("PUT 1:\n+x");
-        assert_eq!((e.line, e.problem), (1, Problem::OutsideSection));
-        let e = fails("[p.txt#E178]\n");
-        assert_eq!((e.line, e.problem), (1, Problem::EmptySection));
-        let e = fails("[p.txt]\nCUT 1");
-        assert_eq!(e.problem, Problem::HeaderWithoutTag);
-        assert_eq!(e.fix.as_deref(), Some("[p.txt#TAG]"));
-        assert_eq!(fails("[#E178]\nCUT 1").problem, Problem::HeaderEmptyPath);
-        assert_eq!(fails("[p.txt#ABC]\nCUT 1").problem, Problem::HeaderBadTag);
-        assert_eq!(fails("[a#ABCD]\nCUT 1\nREM").problem, Problem::UnknownLine);
-    }
-
-    #[test]
-    fn rows_without_plus_are_errors_never_content() {
-        // Handed case B03 (1): a pasted read row.
-        let e = fails("[f.txt#ABCD]\nPUT 2:\n2:B");
-        assert_eq!(
-            (e.line, e.problem.clone()),
-            (3, Problem::BareRow(RowShape::NumberedRow))
-        );
-        assert_eq!(e.fix.as_deref(), Some("+B"));
-        // Handed case B01 (2): a bare keyword is a CUT without a range.
-        let e = fails("[f.txt#ABCD]\nPUT 2.=3:\nCUT");
-        assert_eq!(e.line, 2);
-        assert_eq!(e.problem, Problem::EmptyBody);
-        let e = fails("[f#ABCD]\nPUT 1:\n+a\nb");
-        assert_eq!(
-            (e.line, e.problem.clone()),
-            (4, Problem::BareRow(RowShape::Plain))
-        );
-        assert_eq!(e.fix.as_deref(), Some("+b"));
-        assert_eq!(
-            fails("[f#ABCD]\nPUT 1:\n+a\n-old").problem,
-            Problem::BareRow(RowShape::DiffMinus)
-        );
-        assert_eq!(
-            fails("[f#ABCD]\nPUT 1:\n```\n+a").problem,
-            Problem::BareRow(RowShape::Fence)
-        );
-        let e = fails("[f#ABCD]\nPUT 1:\n+a\n\n+b");
-        assert_eq!(
-            (e.line, e.problem.clone()),
-            (4, Problem::BareRow(RowShape::Blank))
-        );
-        // A blank line after a body, before the next op, is a separator.
-        assert_eq!(ops("[f#ABCD]\nPUT 1:\n+a\n\nCUT 3\n").len(), 2);
-    }
-
-    #[test]
-    fn crlf_documents_parse_like_lf() {
-        assert_eq!(
-            ops("[f#ABCD]\r\nPUT 1:\r\n+a\r\nCUT 2\r\n"),
-            ops("[f#ABCD]\nPUT 1:\n+a\nCUT 2\n")
-        );
-    }
-}
+mod tests;

@@ -16,7 +16,8 @@
 
 use std::fmt;
 
-use crate::document::{InsertAt, LineRange, Op, OpKind};
+use crate::document::LineRange;
+use crate::hunk::{Hunk, HunkKind, InsertAt};
 use crate::text::{Ending, Text, UTF8_BOM};
 use crate::view::{STRUCTURAL_SPAN_LINES, plural};
 
@@ -76,10 +77,10 @@ pub struct OpRef {
 }
 
 impl OpRef {
-    fn of(op: &Op) -> OpRef {
+    fn of(hunk: &Hunk) -> OpRef {
         OpRef {
-            line: op.line,
-            header: op.kind.canonical_header(),
+            line: hunk.line,
+            header: hunk.header.clone(),
         }
     }
 }
@@ -133,9 +134,9 @@ impl std::error::Error for PlanError {}
 #[derive(Debug)]
 pub struct Plan<'d> {
     /// Spans sorted by start line.
-    spans: Vec<(LineRange, &'d Op)>,
+    spans: Vec<(LineRange, &'d Hunk)>,
     /// Inserts sorted by (gap, order class, document order).
-    inserts: Vec<(GapKey, &'d Op)>,
+    inserts: Vec<(GapKey, &'d Hunk)>,
     structural: bool,
 }
 
@@ -156,16 +157,16 @@ pub struct Applied {
     pub structural: bool,
 }
 
-/// Validates `ops` against `text` (original numbering).
+/// Validates the hunks `ops` against `text` (original numbering).
 ///
 /// Errors: the first [`PlanError`] found, checking ops in document order
 /// for range problems, then spans by start line for overlaps, then inserts.
-pub fn plan<'d>(ops: &'d [Op], text: &Text) -> Result<Plan<'d>, PlanError> {
+pub fn plan<'d>(ops: &'d [Hunk], text: &Text) -> Result<Plan<'d>, PlanError> {
     let total = text.line_count();
     let mut spans = Vec::new();
     let mut inserts = Vec::new();
     for op in ops {
-        if let OpKind::Replace { body, .. } | OpKind::Insert { body, .. } = &op.kind {
+        if let HunkKind::Replace { body, .. } | HunkKind::Insert { body, .. } = &op.kind {
             let broken = |row: &String| {
                 memchr::memchr(b'\n', row.as_bytes()).is_some() || row.ends_with('\r')
             };
@@ -174,7 +175,7 @@ pub fn plan<'d>(ops: &'d [Op], text: &Text) -> Result<Plan<'d>, PlanError> {
             }
         }
         match &op.kind {
-            OpKind::Replace { range, .. } | OpKind::Delete { range } => {
+            HunkKind::Replace { range, .. } | HunkKind::Delete { range } => {
                 if total == 0 {
                     return Err(PlanError::EmptyFile { op: OpRef::of(op) });
                 }
@@ -187,7 +188,7 @@ pub fn plan<'d>(ops: &'d [Op], text: &Text) -> Result<Plan<'d>, PlanError> {
                 }
                 spans.push((*range, op));
             }
-            OpKind::Insert { at, .. } => {
+            HunkKind::Insert { at, .. } => {
                 let key = match *at {
                     InsertAt::End => (total, 2),
                     InsertAt::Before(1) if total == 0 => (0, 2),
@@ -342,7 +343,7 @@ impl Plan<'_> {
                     break;
                 }
                 inserts.next();
-                if let OpKind::Insert { at, body } = &op.kind {
+                if let HunkKind::Insert { at, body } = &op.kind {
                     let anchor = match *at {
                         InsertAt::Before(n) | InsertAt::After(n) => n,
                         InsertAt::End => total,
@@ -365,7 +366,7 @@ impl Plan<'_> {
                 Some(&&(range, op)) if range.start == line => {
                     spans.next();
                     match &op.kind {
-                        OpKind::Replace { body, .. } => {
+                        HunkKind::Replace { body, .. } => {
                             let last = body.len() - 1;
                             for (j, row) in body.iter().enumerate() {
                                 let source = if j == last {
@@ -379,7 +380,7 @@ impl Plan<'_> {
                                 focus.push(emit.rows);
                             }
                         }
-                        OpKind::Delete { .. } | OpKind::Insert { .. } => {
+                        HunkKind::Delete { .. } | HunkKind::Insert { .. } => {
                             // Focus the rows either side of the gap.
                             if emit.rows > 0 {
                                 focus.push(emit.rows);
@@ -401,36 +402,6 @@ impl Plan<'_> {
             structural: self.structural,
         }
     }
-}
-
-/// The one-line summary of a section's ops, in document order, joined by
-/// `; ` (shapes and counts as reference-rho.md §8.3), e.g.
-/// `PUT 2.=5: (4 → 2 lines); CUT 9 (1 line); PUT >$: (+1 line)`.
-pub fn summarize(ops: &[Op]) -> String {
-    ops.iter()
-        .map(|op| match &op.kind {
-            OpKind::Replace { range, body } => format!(
-                "PUT {}: ({} → {} {})",
-                range.canonical(),
-                range.len(),
-                body.len(),
-                plural(body.len(), "line", "lines")
-            ),
-            OpKind::Delete { range } => format!(
-                "CUT {} ({} {})",
-                range.canonical(),
-                range.len(),
-                plural(range.len(), "line", "lines")
-            ),
-            OpKind::Insert { at, body } => format!(
-                "PUT {}: (+{} {})",
-                at.canonical(),
-                body.len(),
-                plural(body.len(), "line", "lines")
-            ),
-        })
-        .collect::<Vec<_>>()
-        .join("; ")
 }
 
 #[cfg(test)]

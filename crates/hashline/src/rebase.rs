@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 
 use similar::{Algorithm, DiffOp, capture_diff_slices_deadline};
 
-use crate::document::{InsertAt, LineRange, Op, OpKind};
+use crate::document::LineRange;
+use crate::hunk::{Hunk, HunkKind, InsertAt};
 use crate::text::Text;
 
 /// Longest time spent diffing before the rebase is refused.
@@ -22,8 +23,8 @@ pub const REBASE_DIFF_BUDGET: Duration = Duration::from_millis(200);
 /// Ops moved onto the live file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rebased {
-    /// The ops with line numbers of the live file.
-    pub ops: Vec<Op>,
+    /// The hunks with line numbers of the live file.
+    pub hunks: Vec<Hunk>,
     /// Lines every op moved by (live − served).
     pub shift: isize,
 }
@@ -68,7 +69,7 @@ impl std::fmt::Display for RebaseRefusal {
 ///
 /// Errors: a [`RebaseRefusal`] when any op is near a change, the ops would
 /// move unevenly, or a position cannot be confirmed.
-pub fn rebase(ops: &[Op], served: &Text, live: &Text) -> Result<Rebased, RebaseRefusal> {
+pub fn rebase(ops: &[Hunk], served: &Text, live: &Text) -> Result<Rebased, RebaseRefusal> {
     let old: Vec<&str> = served.lines().map(|(t, _)| t).collect();
     let new: Vec<&str> = live.lines().map(|(t, _)| t).collect();
     let deadline = Instant::now() + REBASE_DIFF_BUDGET;
@@ -132,7 +133,7 @@ pub fn rebase(ops: &[Op], served: &Text, live: &Text) -> Result<Rebased, RebaseR
         // that ambiguous.
         if matches!(
             op.kind,
-            OpKind::Insert {
+            HunkKind::Insert {
                 at: InsertAt::End,
                 ..
             }
@@ -147,25 +148,26 @@ pub fn rebase(ops: &[Op], served: &Text, live: &Text) -> Result<Rebased, RebaseR
     }
     let shift = shift.unwrap_or(0);
     let moved = |line: usize| (line as isize + shift) as usize;
-    let ops = ops
+    let hunks = ops
         .iter()
-        .map(|op| Op {
+        .map(|op| Hunk {
             line: op.line,
+            header: op.header.clone(),
             kind: match &op.kind {
-                OpKind::Replace { range, body } => OpKind::Replace {
+                HunkKind::Replace { range, body } => HunkKind::Replace {
                     range: LineRange {
                         start: moved(range.start),
                         end: moved(range.end),
                     },
                     body: body.clone(),
                 },
-                OpKind::Delete { range } => OpKind::Delete {
+                HunkKind::Delete { range } => HunkKind::Delete {
                     range: LineRange {
                         start: moved(range.start),
                         end: moved(range.end),
                     },
                 },
-                OpKind::Insert { at, body } => OpKind::Insert {
+                HunkKind::Insert { at, body } => HunkKind::Insert {
                     at: match *at {
                         InsertAt::Before(l) => InsertAt::Before(moved(l)),
                         InsertAt::After(l) => InsertAt::After(moved(l)),
@@ -177,19 +179,21 @@ pub fn rebase(ops: &[Op], served: &Text, live: &Text) -> Result<Rebased, RebaseR
             },
         })
         .collect();
-    Ok(Rebased { ops, shift })
+    Ok(Rebased { hunks, shift })
 }
 
 /// The first and last served line an op depends on; `None` when the op
 /// names no line (an insert into an empty file).
-fn touched_lines(kind: &OpKind, total: usize) -> Option<(usize, usize)> {
+fn touched_lines(kind: &HunkKind, total: usize) -> Option<(usize, usize)> {
     match kind {
-        OpKind::Replace { range, .. } | OpKind::Delete { range } => Some((range.start, range.end)),
-        OpKind::Insert {
+        HunkKind::Replace { range, .. } | HunkKind::Delete { range } => {
+            Some((range.start, range.end))
+        }
+        HunkKind::Insert {
             at: InsertAt::Before(l) | InsertAt::After(l),
             ..
         } => Some((*l, *l)),
-        OpKind::Insert {
+        HunkKind::Insert {
             at: InsertAt::End, ..
         } => (total > 0).then_some((total, total)),
     }
@@ -198,6 +202,7 @@ fn touched_lines(kind: &OpKind, total: usize) -> Option<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lower::{Registers, lower};
     use crate::parse::parse;
     use crate::plan::plan;
 
@@ -209,8 +214,18 @@ mod tests {
     fn run(served: &str, live: &str, ops: &str) -> Result<(String, isize), RebaseRefusal> {
         let doc = parse(&format!("[f#0000]\n{ops}")).unwrap();
         let live_text = text(live);
-        let rebased = rebase(&doc.sections[0].ops, &text(served), &live_text)?;
-        let applied = plan(&rebased.ops, &live_text).unwrap().apply(&live_text);
+        let served_text = text(served);
+        let hunks = lower(
+            &doc.sections[0],
+            "f",
+            &served_text,
+            None,
+            &mut Registers::default(),
+        )
+        .unwrap()
+        .hunks;
+        let rebased = rebase(&hunks, &served_text, &live_text)?;
+        let applied = plan(&rebased.hunks, &live_text).unwrap().apply(&live_text);
         Ok((String::from_utf8(applied.bytes).unwrap(), rebased.shift))
     }
 

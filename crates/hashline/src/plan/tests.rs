@@ -3,24 +3,37 @@
 //! a property test against a separate reference model.
 
 use super::*;
+use crate::lower::{Registers, lower};
 use crate::parse::parse;
 use proptest::prelude::*;
+
+/// The hunks of a parsed one-section document.
+fn hunks_of(doc: &crate::document::Document, text: &Text) -> Vec<Hunk> {
+    lower(
+        &doc.sections[0],
+        "f.txt",
+        text,
+        None,
+        &mut Registers::default(),
+    )
+    .expect("test ops lower")
+    .hunks
+}
 
 /// Applies the ops of a one-section document (tag not checked).
 fn run(file: &str, ops: &str) -> Result<String, PlanError> {
     let doc = parse(&format!("[f.txt#0000]\n{ops}")).expect("test document parses");
     let text = Text::decode(file.as_bytes()).expect("test file is text");
-    let plan = plan(&doc.sections[0].ops, &text)?;
+    let hunks = hunks_of(&doc, &text);
+    let plan = plan(&hunks, &text)?;
     Ok(String::from_utf8(plan.apply(&text).bytes).expect("utf8"))
 }
 
 fn focus(file: &str, ops: &str) -> Vec<usize> {
     let doc = parse(&format!("[f.txt#0000]\n{ops}")).unwrap();
     let text = Text::decode(file.as_bytes()).unwrap();
-    plan(&doc.sections[0].ops, &text)
-        .unwrap()
-        .apply(&text)
-        .focus
+    let hunks = hunks_of(&doc, &text);
+    plan(&hunks, &text).unwrap().apply(&text).focus
 }
 
 fn kind(result: Result<String, PlanError>) -> &'static str {
@@ -58,7 +71,7 @@ fn overlapping_spans_fail() {
         kind(run("1\n2\n3\n4\n", "PUT 2:\n+A\nPUT 2:\n+B")),
         "overlap"
     );
-    assert_eq!(kind(run("1\n2\n3\n4\n", "CUT 1\nCUT 1")), "overlap");
+    assert_eq!(kind(run("1\n2\n3\n4\n", "CUT 1\nPUT 1:\n+x")), "overlap");
     let err = run("1\n2\n3\n4\n", "PUT 2.=3:\n+X\nCUT 3.=4").unwrap_err();
     assert_eq!(
         err.to_string(),
@@ -150,9 +163,10 @@ fn shared_anchors_keep_document_order() {
 fn library_rows_cannot_hold_line_breaks() {
     let text = Text::decode(b"a\n").unwrap();
     for row in ["x\ny", "x\r"] {
-        let ops = vec![Op {
+        let ops = vec![Hunk {
             line: 2,
-            kind: OpKind::Replace {
+            header: "PUT 1:".into(),
+            kind: HunkKind::Replace {
                 range: LineRange { start: 1, end: 1 },
                 body: vec![row.to_string()],
             },
@@ -291,12 +305,20 @@ fn structural_threshold_is_forty_lines() {
     let file: String = (1..=50).map(|i| format!("{i}\n")).collect();
     let text = Text::decode(file.as_bytes()).unwrap();
     let doc39 = parse("[f#0000]\nPUT 10.=48:\n+x").unwrap();
-    assert!(!plan(&doc39.sections[0].ops, &text).unwrap().is_structural());
+    assert!(
+        !plan(&hunks_of(&doc39, &text), &text)
+            .unwrap()
+            .is_structural()
+    );
     let doc40 = parse("[f#0000]\nPUT 10.=49:\n+x").unwrap();
-    assert!(plan(&doc40.sections[0].ops, &text).unwrap().is_structural());
+    assert!(
+        plan(&hunks_of(&doc40, &text), &text)
+            .unwrap()
+            .is_structural()
+    );
     let big_insert = format!("[f#0000]\nPUT >1:\n{}", "+x\n".repeat(100));
     let doc = parse(&big_insert).unwrap();
-    assert!(!plan(&doc.sections[0].ops, &text).unwrap().is_structural());
+    assert!(!plan(&hunks_of(&doc, &text), &text).unwrap().is_structural());
 }
 
 #[test]
@@ -305,8 +327,17 @@ fn summary_shapes() {
         "[f#0000]\nPUT 2.=5:\n+a\n+b\nPUT 7:\n+c\nCUT 9\nCUT 10.=12\nPUT <1:\n+h\nPUT >$:\n+t\n+u",
     )
     .unwrap();
+    let text = Text::decode("x\n".repeat(12).as_bytes()).unwrap();
+    let lowered = lower(
+        &doc.sections[0],
+        "f",
+        &text,
+        None,
+        &mut Registers::default(),
+    )
+    .unwrap();
     assert_eq!(
-        summarize(&doc.sections[0].ops),
+        lowered.summary.join("; "),
         "PUT 2.=5: (4 → 2 lines); PUT 7: (1 → 1 line); CUT 9 (1 line); CUT 10.=12 (3 lines); \
          PUT <1: (+1 line); PUT >$: (+2 lines)"
     );
@@ -468,7 +499,8 @@ proptest! {
             return Ok(());
         }
         let doc = doc.unwrap();
-        let planned = plan(&doc.sections[0].ops, &text);
+        let hunks = hunks_of(&doc, &text);
+        let planned = plan(&hunks, &text);
         let planned = match planned {
             Ok(p) => p,
             // Empty-file spans and anchors are legitimately refused.

@@ -1,0 +1,103 @@
+//! Primitive hunks: what the planner applies.
+//!
+//! Every authored op ([`crate::document::OpKind`]) lowers to at most a few
+//! hunks once blocks are resolved and registers filled ([`crate::lower`]):
+//! replace lines with rows, insert rows at a gap, or delete lines. Hunks
+//! still use the original numbering and remember the op they came from, so
+//! errors name the document line and the op as written.
+
+use crate::document::LineRange;
+
+/// One primitive change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hunk {
+    /// 1-based document line of the op this hunk came from.
+    pub line: usize,
+    /// That op's canonical header, for messages (e.g. `PUT 12*:`).
+    pub header: String,
+    /// What the hunk does.
+    pub kind: HunkKind,
+}
+
+/// The primitive changes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HunkKind {
+    /// Replace original lines with rows (at least one).
+    Replace {
+        /// Lines replaced.
+        range: LineRange,
+        /// New rows.
+        body: Vec<String>,
+    },
+    /// Insert rows (at least one) at a gap.
+    Insert {
+        /// Where.
+        at: InsertAt,
+        /// New rows.
+        body: Vec<String>,
+    },
+    /// Delete original lines.
+    Delete {
+        /// Lines deleted.
+        range: LineRange,
+    },
+}
+
+/// A gap in original numbering.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum InsertAt {
+    /// Before original line N.
+    Before(usize),
+    /// After original line N.
+    After(usize),
+    /// After the last line.
+    End,
+}
+
+impl InsertAt {
+    /// The canonical locator: `<N`, `>N` or `>$`.
+    pub fn canonical(self) -> String {
+        match self {
+            InsertAt::Before(n) => format!("<{n}"),
+            InsertAt::After(n) => format!(">{n}"),
+            InsertAt::End => ">$".to_string(),
+        }
+    }
+}
+
+impl HunkKind {
+    /// The original lines this hunk removes, if any.
+    pub fn span(&self) -> Option<LineRange> {
+        match self {
+            HunkKind::Replace { range, .. } | HunkKind::Delete { range } => Some(*range),
+            HunkKind::Insert { .. } => None,
+        }
+    }
+
+    /// Original line numbers a live snapshot should show for this hunk: a
+    /// span's first and last line, an insert's anchor (none for `>$`)
+    /// (reference-rho.md §8.4).
+    pub fn anchor_lines(&self) -> Vec<usize> {
+        match self {
+            HunkKind::Replace { range, .. } | HunkKind::Delete { range } => {
+                vec![range.start, range.end]
+            }
+            HunkKind::Insert {
+                at: InsertAt::Before(n) | InsertAt::After(n),
+                ..
+            } => vec![*n],
+            HunkKind::Insert {
+                at: InsertAt::End, ..
+            } => Vec::new(),
+        }
+    }
+
+    /// The hunk's own canonical header, e.g. `PUT 3.=5:` or `CUT 4`.
+    pub fn canonical_header(&self) -> String {
+        match self {
+            HunkKind::Replace { range, .. } => format!("PUT {}:", range.canonical()),
+            HunkKind::Insert { at, .. } => format!("PUT {}:", at.canonical()),
+            HunkKind::Delete { range } => format!("CUT {}", range.canonical()),
+        }
+    }
+}

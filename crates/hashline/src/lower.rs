@@ -1,0 +1,554 @@
+//! Lowering authored ops to primitive hunks: blocks resolved, registers
+//! filled.
+//!
+//! Ops are lowered in document order, so registers flow top to bottom
+//! through the sections of one call (reference-omp.md §3.6): a `CUT`
+//! captures the snapshot's lines (original numbering, before any op of the
+//! call) and a later colonless `PUT` pastes them, in the same section or a
+//! later one. Sequencing rules, all failing closed:
+//! * the anonymous register lives for one call; pasting it before any
+//!   unlabelled `CUT` is an error, and so is pasting it while two or more
+//!   unlabelled cuts are pending since the last anonymous paste (which one
+//!   was meant?);
+//! * a named register must exist when pasted (omp pastes nothing at a gap
+//!   with a warning; we refuse, since an empty paste is never what the
+//!   author meant);
+//! * pasting never consumes a register; capturing overwrites it.
+//!
+//! Block locators (`N*`) resolve through a [`BlockResolver`]; each resolved
+//! block is echoed in the op's summary.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::block::{BlockIndex, BlockResolution, BlockResolver, Unresolvable};
+use crate::document::{Gap, LineRange, OpKind, Register, Section, Target};
+use crate::hunk::{Hunk, HunkKind, InsertAt};
+use crate::text::Text;
+use crate::view::plural;
+
+/// The registers of one edit call.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Registers {
+    named: BTreeMap<String, Vec<String>>,
+    anonymous: Option<Vec<String>>,
+    /// Unlabelled cuts since the last anonymous paste, with their headers.
+    pending: Vec<String>,
+}
+
+impl Registers {
+    /// Registers starting from `named` (the session's, or empty for a
+    /// call of its own).
+    pub fn with_named(named: BTreeMap<String, Vec<String>>) -> Registers {
+        Registers {
+            named,
+            ..Registers::default()
+        }
+    }
+
+    /// The named registers after the call, to keep for the session.
+    pub fn into_named(self) -> BTreeMap<String, Vec<String>> {
+        self.named
+    }
+
+    /// The named registers' names, sorted.
+    pub fn names(&self) -> Vec<String> {
+        self.named.keys().cloned().collect()
+    }
+}
+
+/// A file op of a section.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileOp {
+    /// `REM`: delete the file.
+    Remove,
+    /// `MV DEST`: move the (edited) file to this path, as written.
+    Move(String),
+}
+
+/// A section lowered to hunks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lowered {
+    /// Primitive hunks in document order.
+    pub hunks: Vec<Hunk>,
+    /// One summary part per authored op, in document order.
+    pub summary: Vec<String>,
+    /// The section's file op.
+    pub file_op: Option<FileOp>,
+    /// Notes about ops applied in a tolerated way.
+    pub warnings: Vec<String>,
+}
+
+/// An op as lowering errors name it: document line and header as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpName {
+    /// 1-based document line.
+    pub line: usize,
+    /// Canonical header of the op.
+    pub header: String,
+}
+
+impl fmt::Display for OpName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (document line {})", self.header, self.line)
+    }
+}
+
+/// Why a section could not be lowered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LowerError {
+    /// No block starts on the line; `suggestion` is a block op that would
+    /// resolve nearby, if one exists.
+    Unresolvable {
+        /// The op.
+        op: OpName,
+        /// The anchor line.
+        line: usize,
+        /// Why.
+        reason: Unresolvable,
+        /// A ready-to-copy alternative.
+        suggestion: Option<String>,
+    },
+    /// The construct on the line is one line long: use the plain op.
+    SingleLineBlock {
+        /// The op.
+        op: OpName,
+        /// The plain op to use instead.
+        plain: String,
+        /// The nearest enclosing multi-line block's op, if any.
+        enclosing: Option<String>,
+    },
+    /// An anonymous paste with nothing cut in this call.
+    NothingToPaste {
+        /// The paste.
+        op: OpName,
+    },
+    /// An anonymous paste while several unlabelled cuts are pending.
+    AmbiguousPaste {
+        /// The paste.
+        op: OpName,
+        /// The pending cuts.
+        pending: Vec<String>,
+    },
+    /// A paste of a register that holds nothing.
+    UnknownRegister {
+        /// The paste.
+        op: OpName,
+        /// The register.
+        name: String,
+        /// Registers that do exist.
+        known: Vec<String>,
+    },
+    /// A cut or block past the end of the file.
+    OutOfRange {
+        /// The op.
+        op: OpName,
+        /// The line named.
+        line: usize,
+        /// Lines in the file.
+        total: usize,
+    },
+}
+
+impl LowerError {
+    /// The op at fault.
+    pub fn op(&self) -> &OpName {
+        match self {
+            LowerError::Unresolvable { op, .. }
+            | LowerError::SingleLineBlock { op, .. }
+            | LowerError::NothingToPaste { op }
+            | LowerError::AmbiguousPaste { op, .. }
+            | LowerError::UnknownRegister { op, .. }
+            | LowerError::OutOfRange { op, .. } => op,
+        }
+    }
+}
+
+impl fmt::Display for LowerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LowerError::Unresolvable {
+                op,
+                line,
+                reason,
+                suggestion,
+            } => {
+                write!(f, "{op}: no block starts on line {line}: {reason}")?;
+                match suggestion {
+                    Some(s) => write!(
+                        f,
+                        "; did you mean {s}? Otherwise give the lines explicitly (N.=M)"
+                    ),
+                    None => write!(f, "; give the lines explicitly (N.=M)"),
+                }
+            }
+            LowerError::SingleLineBlock {
+                op,
+                plain,
+                enclosing,
+            } => {
+                write!(
+                    f,
+                    "{op}: the construct on that line is a single line; use {plain}"
+                )?;
+                if let Some(enclosing) = enclosing {
+                    write!(f, " (the enclosing block is {enclosing})")?;
+                }
+                Ok(())
+            }
+            LowerError::NothingToPaste { op } => write!(
+                f,
+                "{op} pastes the anonymous register, but no CUT without @name came before it in this \
+                 edit (the anonymous register lasts one edit call; use CUT … @name to keep lines longer)"
+            ),
+            LowerError::AmbiguousPaste { op, pending } => write!(
+                f,
+                "{op} pastes the anonymous register, but {} unlabelled cuts are pending ({}); label them \
+                 (CUT … @name) and paste by name (PUT … @name)",
+                pending.len(),
+                pending.join(", ")
+            ),
+            LowerError::UnknownRegister { op, name, known } => {
+                write!(f, "{op}: register @{name} holds nothing")?;
+                if known.is_empty() {
+                    write!(f, "; no named register exists yet: CUT … @{name} first")
+                } else {
+                    let names: Vec<String> = known.iter().map(|n| format!("@{n}")).collect();
+                    write!(f, "; known registers: {}", names.join(", "))
+                }
+            }
+            LowerError::OutOfRange { op, line, total } => write!(
+                f,
+                "{op} names line {line}, but the file has {total} {}",
+                plural(*total, "line", "lines")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LowerError {}
+
+/// Lazily parsed block index of the section's file.
+struct Blocks<'a> {
+    resolver: Option<&'a dyn BlockResolver>,
+    path: &'a str,
+    text: &'a Text,
+    index: Option<Result<Box<dyn BlockIndex + 'a>, Unresolvable>>,
+}
+
+impl<'a> Blocks<'a> {
+    fn get(&mut self) -> Result<&dyn BlockIndex, Unresolvable> {
+        if self.index.is_none() {
+            self.index = Some(match self.resolver {
+                Some(resolver) => resolver.index(self.path, self.text.body()),
+                None => Err(Unresolvable::UnknownLanguage),
+            });
+        }
+        match self.index.as_ref().expect("set above") {
+            Ok(index) => Ok(index.as_ref()),
+            Err(e) => Err(*e),
+        }
+    }
+}
+
+/// A pure closer such as `}`, `});` or `]`: `>N*` on it means after line N.
+fn is_pure_closer(line: &str) -> bool {
+    let t = line.trim();
+    let t = t.strip_suffix([';', ',']).unwrap_or(t).trim_end();
+    !t.is_empty()
+        && t.chars()
+            .all(|c| matches!(c, ')' | ']' | '}') || c.is_whitespace())
+}
+
+/// Lowers `section` against `text` (the snapshot its line numbers name).
+///
+/// `path` picks the block grammar. Errors: [`LowerError`]; the registers may
+/// then hold captures of earlier ops, but the call fails as a whole.
+pub fn lower(
+    section: &Section,
+    path: &str,
+    text: &Text,
+    resolver: Option<&dyn BlockResolver>,
+    registers: &mut Registers,
+) -> Result<Lowered, LowerError> {
+    let total = text.line_count();
+    let mut blocks = Blocks {
+        resolver,
+        path,
+        text,
+        index: None,
+    };
+    let mut out = Lowered {
+        hunks: Vec::new(),
+        summary: Vec::new(),
+        file_op: None,
+        warnings: Vec::new(),
+    };
+    for op in &section.ops {
+        let name = OpName {
+            line: op.line,
+            header: op.kind.canonical_header(),
+        };
+        let hunk = |kind: HunkKind| Hunk {
+            line: op.line,
+            header: name.header.clone(),
+            kind,
+        };
+        match &op.kind {
+            OpKind::Replace { target, body } => {
+                let (range, echo) = resolve_target(*target, &name, &mut blocks, total, "PUT", ":")?;
+                out.summary.push(format!(
+                    "{} ({echo}{} → {} {})",
+                    name.header,
+                    range.len(),
+                    body.len(),
+                    plural(body.len(), "line", "lines")
+                ));
+                out.hunks.push(hunk(HunkKind::Replace {
+                    range,
+                    body: body.clone(),
+                }));
+            }
+            OpKind::Insert { at, body } => {
+                let (at, echo) = resolve_gap(*at, &name, &mut blocks, text, &mut out.warnings)?;
+                out.summary.push(format!(
+                    "{} (+{} {}{echo})",
+                    name.header,
+                    body.len(),
+                    plural(body.len(), "line", "lines")
+                ));
+                out.hunks.push(hunk(HunkKind::Insert {
+                    at,
+                    body: body.clone(),
+                }));
+            }
+            OpKind::Cut { target, register } => {
+                let (range, echo) = resolve_target(*target, &name, &mut blocks, total, "CUT", "")?;
+                // Past the end the planner refuses the delete; capture what
+                // exists so a later paste in the same call still lowers.
+                let lines: Vec<String> = (range.start..=range.end.min(total))
+                    .map(|n| text.line(n).to_string())
+                    .collect();
+                match register {
+                    Register::Anonymous => {
+                        registers.anonymous = Some(lines);
+                        registers.pending.push(name.header.clone());
+                    }
+                    Register::Named(register) => {
+                        registers.named.insert(register.clone(), lines);
+                    }
+                }
+                out.summary.push(format!(
+                    "{} ({echo}{} {})",
+                    name.header,
+                    range.len(),
+                    plural(range.len(), "line", "lines")
+                ));
+                out.hunks.push(hunk(HunkKind::Delete { range }));
+            }
+            OpKind::Paste { at, register } => {
+                let (rows, from) = take_register(register, &name, registers)?;
+                let (at, echo) = resolve_gap(*at, &name, &mut blocks, text, &mut out.warnings)?;
+                out.summary.push(format!(
+                    "{} (+{} {} from {from}{echo})",
+                    name.header,
+                    rows.len(),
+                    plural(rows.len(), "line", "lines")
+                ));
+                out.hunks.push(hunk(HunkKind::Insert { at, body: rows }));
+            }
+            OpKind::PasteOver { target, register } => {
+                let (rows, from) =
+                    take_register(&Register::Named(register.clone()), &name, registers)?;
+                let (range, echo) = resolve_target(
+                    *target,
+                    &name,
+                    &mut blocks,
+                    total,
+                    "PUT",
+                    &format!(" @{register}"),
+                )?;
+                out.summary.push(format!(
+                    "{} ({echo}{} → {} {} from {from})",
+                    name.header,
+                    range.len(),
+                    rows.len(),
+                    plural(rows.len(), "line", "lines")
+                ));
+                out.hunks
+                    .push(hunk(HunkKind::Replace { range, body: rows }));
+            }
+            OpKind::Remove => {
+                out.summary.push("REM (the file is deleted)".to_string());
+                out.file_op = Some(FileOp::Remove);
+            }
+            OpKind::Move { dest } => {
+                out.summary
+                    .push(format!("MV {dest} (the file moves there)"));
+                out.file_op = Some(FileOp::Move(dest.clone()));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The rows a paste inserts and how to name their source in the summary.
+fn take_register(
+    register: &Register,
+    op: &OpName,
+    registers: &mut Registers,
+) -> Result<(Vec<String>, String), LowerError> {
+    match register {
+        Register::Anonymous => {
+            if registers.pending.len() >= 2 {
+                return Err(LowerError::AmbiguousPaste {
+                    op: op.clone(),
+                    pending: registers.pending.clone(),
+                });
+            }
+            let rows = registers
+                .anonymous
+                .clone()
+                .ok_or_else(|| LowerError::NothingToPaste { op: op.clone() })?;
+            registers.pending.clear();
+            Ok((rows, "the anonymous register".to_string()))
+        }
+        Register::Named(name) => match registers.named.get(name) {
+            Some(rows) => Ok((rows.clone(), format!("@{name}"))),
+            None => Err(LowerError::UnknownRegister {
+                op: op.clone(),
+                name: name.clone(),
+                known: registers.names(),
+            }),
+        },
+    }
+}
+
+/// Resolves a target to lines; the echo text names a resolved block.
+fn resolve_target(
+    target: Target,
+    op: &OpName,
+    blocks: &mut Blocks<'_>,
+    total: usize,
+    verb: &str,
+    tail: &str,
+) -> Result<(LineRange, String), LowerError> {
+    match target {
+        Target::Lines(range) => Ok((range, String::new())),
+        Target::Block(line) => {
+            let range = resolve_block(line, op, blocks, total, |line| {
+                format!("{verb} {line}{tail}")
+            })?;
+            Ok((
+                range,
+                format!("block: lines {}-{}; ", range.start, range.end),
+            ))
+        }
+    }
+}
+
+/// The block starting on `line`, or the error with suggestions.
+fn resolve_block(
+    line: usize,
+    op: &OpName,
+    blocks: &mut Blocks<'_>,
+    total: usize,
+    plain: impl Fn(usize) -> String,
+) -> Result<LineRange, LowerError> {
+    if line > total {
+        return Err(LowerError::OutOfRange {
+            op: op.clone(),
+            line,
+            total,
+        });
+    }
+    let index = blocks.get().map_err(|reason| LowerError::Unresolvable {
+        op: op.clone(),
+        line,
+        reason,
+        suggestion: None,
+    })?;
+    match index.block_at(line) {
+        BlockResolution::Block(range) => Ok(range),
+        BlockResolution::SingleLine => Err(LowerError::SingleLineBlock {
+            op: op.clone(),
+            plain: plain(line),
+            enclosing: index.enclosing_block(line).map(|r| {
+                format!(
+                    "{} (lines {}-{})",
+                    block_form(&op.header, line, r.start),
+                    r.start,
+                    r.end
+                )
+            }),
+        }),
+        BlockResolution::Unresolvable(reason) => {
+            let nearby = match reason {
+                Unresolvable::BlankLine => index.next_block(line),
+                _ => index.enclosing_block(line),
+            };
+            Err(LowerError::Unresolvable {
+                op: op.clone(),
+                line,
+                reason,
+                suggestion: nearby.map(|r| {
+                    format!(
+                        "{} (lines {}-{})",
+                        block_form(&op.header, line, r.start),
+                        r.start,
+                        r.end
+                    )
+                }),
+            })
+        }
+    }
+}
+
+/// `header` with its block anchor `line*` moved to `start*`.
+fn block_form(header: &str, line: usize, start: usize) -> String {
+    header.replacen(&format!("{line}*"), &format!("{start}*"), 1)
+}
+
+/// Resolves a gap; `>N*` becomes the line after the block's end.
+fn resolve_gap(
+    at: Gap,
+    op: &OpName,
+    blocks: &mut Blocks<'_>,
+    text: &Text,
+    warnings: &mut Vec<String>,
+) -> Result<(InsertAt, String), LowerError> {
+    match at {
+        Gap::Before(n) => Ok((InsertAt::Before(n), String::new())),
+        Gap::After(n) => Ok((InsertAt::After(n), String::new())),
+        Gap::End => Ok((InsertAt::End, String::new())),
+        Gap::AfterBlock(line) => {
+            let total = text.line_count();
+            let plain_after = |line: usize| {
+                op.header
+                    .replacen(&format!(">{line}*"), &format!(">{line}"), 1)
+            };
+            match resolve_block(line, op, blocks, total, plain_after) {
+                Ok(range) => Ok((
+                    InsertAt::After(range.end),
+                    format!(
+                        " after the block's last line {} (block: lines {}-{})",
+                        range.end, range.start, range.end
+                    ),
+                )),
+                // After a closer line, "after its block" is after the line.
+                Err(LowerError::Unresolvable { .. })
+                    if line <= total && is_pure_closer(text.line(line)) =>
+                {
+                    warnings.push(format!(
+                        "{op}: line {line} closes a block, so the rows go right after it (same as PUT >{line})"
+                    ));
+                    Ok((InsertAt::After(line), String::new()))
+                }
+                Err(e) => Err(e),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

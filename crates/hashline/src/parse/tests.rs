@@ -1,0 +1,562 @@
+//! Parser tests: Rho's pinned cases (reference-rho.md §7, §11 cases
+//! 22–28), omp's spellings (reference-omp.md §2, §4.1) and the handed
+//! cases about rows without `+`.
+
+use super::*;
+
+fn ops(doc: &str) -> Vec<OpKind> {
+    parse(doc)
+        .unwrap()
+        .sections
+        .into_iter()
+        .flat_map(|s| s.ops.into_iter().map(|o| o.kind))
+        .collect()
+}
+
+fn fails(doc: &str) -> ParseError {
+    parse(doc).unwrap_err()
+}
+
+fn range(start: usize, end: usize) -> LineRange {
+    LineRange { start, end }
+}
+
+fn body(rows: &[&str]) -> Vec<String> {
+    rows.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn parses_core_ops() {
+    // reference-rho.md §11 case 22.
+    let doc = "[a.txt#E178]\nPUT 1.=2:\n+alpha\n+beta\nPUT >2:\n+gamma\nCUT 4.=4\nPUT >$:\n+tail\n";
+    assert_eq!(
+        ops(doc),
+        vec![
+            OpKind::Replace {
+                target: Target::Lines(range(1, 2)),
+                body: body(&["alpha", "beta"])
+            },
+            OpKind::Insert {
+                at: Gap::After(2),
+                body: body(&["gamma"])
+            },
+            OpKind::Cut {
+                target: Target::Lines(range(4, 4)),
+                register: Register::Anonymous
+            },
+            OpKind::Insert {
+                at: Gap::End,
+                body: body(&["tail"])
+            },
+        ]
+    );
+    let parsed = parse(doc).unwrap();
+    assert_eq!(parsed.sections[0].path, "a.txt");
+    assert_eq!(parsed.sections[0].tag, SnapshotTag(0xE178));
+    assert_eq!(parsed.sections[0].ops[1].line, 5);
+}
+
+#[test]
+fn accepts_every_rho_locator_spelling() {
+    // reference-rho.md §7 and §11 cases 24 and 28.
+    for spelling in ["3.=5", "3-5", "3..5", " 3 .= 5 ", "3 - 5"] {
+        assert_eq!(
+            ops(&format!("[a#ABCD]\nPUT {spelling}:\n+x")),
+            vec![OpKind::Replace {
+                target: Target::Lines(range(3, 5)),
+                body: body(&["x"])
+            }],
+            "{spelling}"
+        );
+    }
+    assert_eq!(ops("[a#ABCD]\nPUT 3:\n+x"), ops("[a#ABCD]\nPUT 3.=3:\n+x"));
+    assert_eq!(
+        ops("[a#abcd]\nput 1-2:\n+x\ncut 3-3\nPuT < 2:\n+y\nCUT 7\nPUT > $:\n+z"),
+        vec![
+            OpKind::Replace {
+                target: Target::Lines(range(1, 2)),
+                body: body(&["x"])
+            },
+            OpKind::Cut {
+                target: Target::Lines(range(3, 3)),
+                register: Register::Anonymous
+            },
+            OpKind::Insert {
+                at: Gap::Before(2),
+                body: body(&["y"])
+            },
+            OpKind::Cut {
+                target: Target::Lines(range(7, 7)),
+                register: Register::Anonymous
+            },
+            OpKind::Insert {
+                at: Gap::End,
+                body: body(&["z"])
+            },
+        ]
+    );
+}
+
+#[test]
+fn headers_split_at_the_last_hash_and_allow_spaces() {
+    let doc = parse("  [ p.txt # e178 ]  \nCUT 1\n[dir#1/p.txt#0001]\nCUT 2").unwrap();
+    assert_eq!(doc.sections[0].path, "p.txt");
+    assert_eq!(doc.sections[0].tag, SnapshotTag(0xE178));
+    assert_eq!(doc.sections[1].path, "dir#1/p.txt");
+}
+
+#[test]
+fn body_rows_are_literal() {
+    // reference-rho.md §11 case 26; handed cases B03 (2) and B04.
+    assert_eq!(
+        ops("[a#ABCD]\nPUT 1:\n+keep trailing  \n+\tkeep tab\t\n+\n+  \r\n"),
+        vec![OpKind::Replace {
+            target: Target::Lines(range(1, 1)),
+            body: body(&["keep trailing  ", "\tkeep tab\t", "", "  "])
+        }]
+    );
+    assert_eq!(
+        ops("[f.txt#ABCD]\nPUT 2:\n+12:30 standup"),
+        vec![OpKind::Replace {
+            target: Target::Lines(range(2, 2)),
+            body: body(&["12:30 standup"])
+        }]
+    );
+    assert_eq!(
+        ops("[f.txt#ABCD]\nPUT 2:\n+- [x] done\n+- [ ] next\n++1"),
+        vec![OpKind::Replace {
+            target: Target::Lines(range(2, 2)),
+            body: body(&["- [x] done", "- [ ] next", "+1"])
+        }]
+    );
+    // A body row that spells an op is text (handed case B01 (1) relative).
+    assert_eq!(
+        ops("[f#ABCD]\nPUT 1:\n+CUT 3"),
+        vec![OpKind::Replace {
+            target: Target::Lines(range(1, 1)),
+            body: body(&["CUT 3"])
+        }]
+    );
+}
+
+#[test]
+fn locator_errors_name_the_line_and_fix() {
+    let e = fails("[a#ABCD]\nPUT 3.:\n+x");
+    assert_eq!(e.line, 2);
+    assert_eq!(e.problem, Problem::BadLocator(LocatorProblem::Truncated));
+    assert_eq!(e.fix.as_deref(), Some("PUT 3:"));
+    assert_eq!(
+        e.to_string(),
+        "edit document line 2: the range ends after 'N.': write N for one line or N.=M for a range\n  2 | PUT 3.:\ntry: PUT 3:"
+    );
+    assert_eq!(
+        fails("[a#ABCD]\nPUT 3.=:\n+x").problem,
+        Problem::BadLocator(LocatorProblem::MissingEnd)
+    );
+    assert_eq!(
+        fails("[a#ABCD]\nPUT .=5:\n+x").problem,
+        Problem::BadLocator(LocatorProblem::MissingStart)
+    );
+    assert_eq!(
+        fails("[a#ABCD]\nCUT 3.").problem,
+        Problem::BadLocator(LocatorProblem::Truncated)
+    );
+    let e = fails("[a#ABCD]\nPUT 3.=5x:\n+x");
+    assert_eq!(e.problem, Problem::BadLocator(LocatorProblem::BadSeparator));
+    assert_eq!(
+        fails("[a#ABCD]\nCUT 5.=3").problem,
+        Problem::BadLocator(LocatorProblem::Reversed)
+    );
+    assert_eq!(
+        fails("[a#ABCD]\nPUT 0:\n+x").problem,
+        Problem::BadLocator(LocatorProblem::Zero)
+    );
+    assert_eq!(
+        fails("[a#ABCD]\nCUT -1").problem,
+        Problem::BadLocator(LocatorProblem::NotANumber)
+    );
+    assert_eq!(
+        fails("[a#ABCD]\nPUT <$:\n+x").problem,
+        Problem::BadLocator(LocatorProblem::DollarBefore)
+    );
+    assert_eq!(
+        fails("[a#ABCD]\nCUT 99999999999999999999999").problem,
+        Problem::BadLocator(LocatorProblem::TooLarge)
+    );
+}
+
+#[test]
+fn op_shape_errors() {
+    let e = fails("[a#ABCD]\nPUT 3\n+x");
+    assert_eq!(e.problem, Problem::PutWithoutColon);
+    assert_eq!(e.fix.as_deref(), Some("PUT 3:"));
+    let e = fails("[a#ABCD]\nPUT >3\n+x");
+    assert_eq!((e.line, e.problem), (3, Problem::PasteWithBody));
+    assert_eq!(
+        fails("[a#ABCD]\nPUT :\n+x").problem,
+        Problem::MissingLocator
+    );
+    assert_eq!(fails("[a#ABCD]\nPUT").problem, Problem::MissingLocator);
+    assert_eq!(fails("[a#ABCD]\nCUT").problem, Problem::MissingLocator);
+    let e = fails("[a#ABCD]\nCUT 3:\n+x");
+    assert_eq!((e.line, e.problem), (3, Problem::CutWithBody));
+    let e = fails("[a#ABCD]\nPUT 1.=2:\nCUT 3");
+    assert_eq!((e.line, e.problem), (2, Problem::EmptyBody));
+    assert_eq!(e.fix.as_deref(), Some("CUT 1.=2"));
+    assert_eq!(fails("[a#ABCD]\nPUT <2:").problem, Problem::EmptyBody);
+    assert_eq!(fails("[a#ABCD]\nPUT >$:\n").problem, Problem::EmptyBody);
+    assert_eq!(fails("[a#ABCD]\nPUTX 1:").problem, Problem::UnknownLine);
+}
+
+#[test]
+fn document_level_errors() {
+    assert_eq!(fails("").problem, Problem::NoSections);
+    assert_eq!(fails("\n\n").problem, Problem::NoSections);
+    let e = fails("PUT 1:\n+x");
+    assert_eq!((e.line, e.problem), (1, Problem::OutsideSection));
+    let e = fails("[p.txt#E178]\n");
+    assert_eq!((e.line, e.problem), (1, Problem::EmptySection));
+    let e = fails("[p.txt]\nCUT 1");
+    assert_eq!(e.problem, Problem::HeaderWithoutTag);
+    assert_eq!(e.fix.as_deref(), Some("[p.txt#TAG]"));
+    assert_eq!(fails("[#E178]\nCUT 1").problem, Problem::HeaderEmptyPath);
+    assert_eq!(fails("[p.txt#ABC]\nCUT 1").problem, Problem::HeaderBadTag);
+    assert_eq!(
+        fails("[a#ABCD]\nCUT 1\nREM").problem,
+        Problem::RemoveWithOps
+    );
+    assert_eq!(fails("[a#ABCD]\nFOO 1").problem, Problem::UnknownLine);
+}
+
+#[test]
+fn rows_without_plus_are_errors_never_content() {
+    // Handed case B03 (1): a pasted read row.
+    let e = fails("[f.txt#ABCD]\nPUT 2:\n2:B");
+    assert_eq!(
+        (e.line, e.problem.clone()),
+        (3, Problem::BareRow(RowShape::NumberedRow))
+    );
+    assert_eq!(e.fix.as_deref(), Some("+B"));
+    // Handed case B01 (2): a bare keyword is a CUT without a range.
+    let e = fails("[f.txt#ABCD]\nPUT 2.=3:\nCUT");
+    assert_eq!(e.line, 2);
+    assert_eq!(e.problem, Problem::EmptyBody);
+    let e = fails("[f#ABCD]\nPUT 1:\n+a\nb");
+    assert_eq!(
+        (e.line, e.problem.clone()),
+        (4, Problem::BareRow(RowShape::Plain))
+    );
+    assert_eq!(e.fix.as_deref(), Some("+b"));
+    assert_eq!(
+        fails("[f#ABCD]\nPUT 1:\n+a\n-old").problem,
+        Problem::BareRow(RowShape::DiffMinus)
+    );
+    assert_eq!(
+        fails("[f#ABCD]\nPUT 1:\n```\n+a").problem,
+        Problem::BareRow(RowShape::Fence)
+    );
+    let e = fails("[f#ABCD]\nPUT 1:\n+a\n\n+b");
+    assert_eq!(
+        (e.line, e.problem.clone()),
+        (4, Problem::BareRow(RowShape::Blank))
+    );
+    // A blank line after a body, before the next op, is a separator.
+    assert_eq!(ops("[f#ABCD]\nPUT 1:\n+a\n\nCUT 3\n").len(), 2);
+}
+
+#[test]
+fn crlf_documents_parse_like_lf() {
+    assert_eq!(
+        ops("[f#ABCD]\r\nPUT 1:\r\n+a\r\nCUT 2\r\n"),
+        ops("[f#ABCD]\nPUT 1:\n+a\nCUT 2\n")
+    );
+}
+
+fn warnings(doc: &str) -> Vec<String> {
+    parse(doc)
+        .unwrap()
+        .warnings
+        .into_iter()
+        .map(|w| w.to_string())
+        .collect()
+}
+
+#[test]
+fn omp_separators_are_read_with_a_warning() {
+    // reference-omp.md §2.5 and §7 case 2.
+    for spelling in ["2.3", "2=3", "2…3", "2 3", "2..=3"] {
+        let doc = format!("[a#ABCD]\nCUT {spelling}");
+        assert_eq!(
+            ops(&doc),
+            vec![OpKind::Cut {
+                target: Target::Lines(range(2, 3)),
+                register: Register::Anonymous
+            }],
+            "{spelling}"
+        );
+        assert_eq!(warnings(&doc).len(), 1, "{spelling}");
+    }
+    // Rho's own spellings need no warning.
+    for spelling in ["2.=3", "2-3", "2..3", "2 - 3", "2 .. 3"] {
+        assert!(
+            warnings(&format!("[a#ABCD]\nCUT {spelling}")).is_empty(),
+            "{spelling}"
+        );
+    }
+    assert_eq!(
+        warnings("[a#ABCD]\nCUT 2…3"),
+        vec!["warning: document line 2: read the range separator '…' in '2…3' as '.='; write 2.=3"]
+    );
+}
+
+#[test]
+fn dangling_separators_are_refused_not_guessed() {
+    // omp collapses these to one line; a truncated range is ambiguous, so
+    // we fail closed with the single-line fix (the seed page says the same).
+    for (doc, problem) in [
+        ("PUT 7.=:\n+x", LocatorProblem::MissingEnd),
+        ("PUT 7.:\n+x", LocatorProblem::Truncated),
+        ("CUT 7-", LocatorProblem::MissingEnd),
+        ("PUT 7.. @r", LocatorProblem::MissingEnd),
+    ] {
+        assert_eq!(
+            fails(&format!("[a#ABCD]\n{doc}")).problem,
+            Problem::BadLocator(problem),
+            "{doc}"
+        );
+    }
+}
+
+#[test]
+fn envelopes_and_header_noise() {
+    // reference-omp.md §2.2, §4.1 P1–P3, §7 cases 12 and 35.
+    let doc = parse(
+        "*** Begin Patch\n[*** Update File: my dir/f.ts#9c0d]\nPUT 1:\n+x\n*** End Patch\n[other#0000]\nCUT 1\n",
+    )
+    .unwrap();
+    assert_eq!(doc.sections.len(), 1);
+    assert_eq!(doc.sections[0].path, "my dir/f.ts");
+    assert_eq!(doc.sections[0].tag, SnapshotTag(0x9C0D));
+    let texts: Vec<String> = doc.warnings.iter().map(|w| w.message.clone()).collect();
+    assert_eq!(
+        texts,
+        vec![
+            "ignored the '*** Begin Patch' envelope line; it is not needed",
+            "read the header as [my dir/f.ts#9C0D] (dropped the apply_patch prefix)",
+            "read the tag as 9C0D; tags are printed in capitals",
+            "ignored 2 lines after '*** End Patch'",
+        ]
+    );
+    let doc =
+        parse("[*** Begin Patch]\n[\"a b.rs\"#ABCD]\nCUT 1\n*** Abort\n[x#0000]\nCUT 2").unwrap();
+    assert_eq!(doc.sections.len(), 1);
+    assert_eq!(doc.sections[0].path, "a b.rs");
+    for bad in [
+        "[f.ts#9C0D trailing words]",
+        "[f.ts#9C0D:7]",
+        "[f.ts#9C0]",
+        "[f.ts#9C0G]",
+        "[f.ts#9C0D1]",
+    ] {
+        assert_eq!(
+            fails(&format!("{bad}\nCUT 1")).problem,
+            Problem::HeaderBadTag,
+            "{bad}"
+        );
+    }
+}
+
+#[test]
+fn lowercase_keywords_are_read_with_one_warning() {
+    let w = warnings("[a#ABCD]\nput 1:\n+x\ncut 3");
+    assert_eq!(
+        w,
+        vec!["warning: document line 2: read the keyword as PUT; ops are written in capitals"]
+    );
+}
+
+#[test]
+fn block_and_register_locators() {
+    assert_eq!(
+        ops(
+            "[a#ABCD]\nPUT 5*:\n+x\nCUT 9* @fn\nPUT >12*:\n+y\nPUT >20*\nPUT 3.=4 @fn\nPUT 7* @fn\nPUT <1 @fn\nPUT >$"
+        ),
+        vec![
+            OpKind::Replace {
+                target: Target::Block(5),
+                body: body(&["x"])
+            },
+            OpKind::Cut {
+                target: Target::Block(9),
+                register: Register::Named("fn".into())
+            },
+            OpKind::Insert {
+                at: Gap::AfterBlock(12),
+                body: body(&["y"])
+            },
+            OpKind::Paste {
+                at: Gap::AfterBlock(20),
+                register: Register::Anonymous
+            },
+            OpKind::PasteOver {
+                target: Target::Lines(range(3, 4)),
+                register: "fn".into()
+            },
+            OpKind::PasteOver {
+                target: Target::Block(7),
+                register: "fn".into()
+            },
+            OpKind::Paste {
+                at: Gap::Before(1),
+                register: Register::Named("fn".into())
+            },
+            OpKind::Paste {
+                at: Gap::End,
+                register: Register::Anonymous
+            },
+        ]
+    );
+    // `<N*` is `<N`, with a warning (reference-omp.md §4.1 P19).
+    assert_eq!(
+        ops("[a#ABCD]\nPUT <4*:\n+x"),
+        vec![OpKind::Insert {
+            at: Gap::Before(4),
+            body: body(&["x"])
+        }]
+    );
+    assert_eq!(
+        fails("[a#ABCD]\nCUT 5.=9*").problem,
+        Problem::BadLocator(LocatorProblem::BlockAfterRange)
+    );
+    assert_eq!(
+        fails("[a#ABCD]\nPUT >$*:\n+x").problem,
+        Problem::BadLocator(LocatorProblem::BlockAfterRange)
+    );
+    let e = fails("[a#ABCD]\nPUT 3 @r:\n+x");
+    assert_eq!(
+        (e.problem, e.fix.as_deref()),
+        (Problem::ColonOnRegister, Some("PUT 3 @r"))
+    );
+    assert_eq!(
+        fails("[a#ABCD]\nCUT 3 @bad name").problem,
+        Problem::BadRegister
+    );
+    assert_eq!(fails("[a#ABCD]\nCUT 3 @").problem, Problem::BadRegister);
+    let long = "x".repeat(65);
+    assert_eq!(
+        fails(&format!("[a#ABCD]\nCUT 3 @{long}")).problem,
+        Problem::BadRegister
+    );
+}
+
+#[test]
+fn cut_colon_is_tolerated_but_not_a_body() {
+    // reference-omp.md §7 case 21.
+    let doc = "[a#ABCD]\nCUT 2-3:";
+    assert_eq!(
+        ops(doc),
+        vec![OpKind::Cut {
+            target: Target::Lines(range(2, 3)),
+            register: Register::Anonymous
+        }]
+    );
+    assert_eq!(
+        warnings(doc),
+        vec!["warning: document line 2: ignored the ':' after CUT; write CUT 2.=3"]
+    );
+}
+
+#[test]
+fn file_ops() {
+    assert_eq!(ops("[a#ABCD]\nREM"), vec![OpKind::Remove]);
+    assert_eq!(
+        ops("[a#ABCD]\nPUT 1:\n+x\nMV \"new dir/b.rs\""),
+        vec![
+            OpKind::Replace {
+                target: Target::Lines(range(1, 1)),
+                body: body(&["x"])
+            },
+            OpKind::Move {
+                dest: "new dir/b.rs".into()
+            },
+        ]
+    );
+    assert_eq!(
+        fails("[a#ABCD]\nREM\nCUT 1").problem,
+        Problem::RemoveWithOps
+    );
+    assert_eq!(fails("[a#ABCD]\nMV b\nREM").problem, Problem::TwoFileOps);
+    assert_eq!(fails("[a#ABCD]\nMV").problem, Problem::BadFileOp);
+    assert_eq!(fails("[a#ABCD]\nREM now").problem, Problem::BadFileOp);
+    assert_eq!(fails("[a#ABCD]\nMV b\n+x").problem, Problem::BadFileOp);
+}
+
+#[test]
+fn foreign_patch_lines_and_missing_verbs() {
+    // reference-omp.md §6 and §7 cases 14, 15, 19, 31.
+    assert_eq!(
+        fails("[a#ABCD]\n*** Update File: a.ts\nPUT 1:\n+x").problem,
+        Problem::ForeignPatch(ForeignShape::ApplyPatch)
+    );
+    assert_eq!(
+        fails("[a#ABCD]\n@@ -1,3 +1,3 @@\n+x").problem,
+        Problem::ForeignPatch(ForeignShape::UnifiedDiffHunk)
+    );
+    let e = fails("[a#ABCD]\n2.=3:\n+X");
+    assert_eq!(e.problem, Problem::MissingVerb);
+    assert_eq!(
+        e.fix.as_deref(),
+        Some("PUT 2.=3:  (then + rows)  or  CUT 2.=3")
+    );
+    assert_eq!(fails("[a#ABCD]\n2\n+B").problem, Problem::MissingVerb);
+    assert_eq!(fails("[a#ABCD]\n2 3\n+X").problem, Problem::MissingVerb);
+    assert_eq!(fails("CUT 3-4").problem, Problem::OutsideSection);
+    assert_eq!(
+        fails("+const X = 1;").problem,
+        Problem::BareRow(RowShape::OrphanPlus)
+    );
+}
+
+#[test]
+fn duplicated_hunks() {
+    // An exact repeat of a span op is applied once, with a warning.
+    let doc = "[a#ABCD]\nPUT 2:\n+x\nPUT 2:\n+x";
+    assert_eq!(ops(doc).len(), 1);
+    assert_eq!(
+        warnings(doc),
+        vec![
+            "warning: document line 4: PUT 2: repeats document line 2 exactly; it was applied once"
+        ]
+    );
+    // Repeated inserts stay (both peers insert twice) and are flagged.
+    let doc = "[a#ABCD]\nPUT >2:\n+x\nPUT >2:\n+x";
+    assert_eq!(ops(doc).len(), 2);
+    assert_eq!(warnings(doc).len(), 1);
+}
+
+#[test]
+fn op_shaped_body_rows_are_literal_with_a_warning() {
+    // reference-omp.md §7 case 18.
+    let doc = "[a#ABCD]\nPUT >1:\n+go();\n+CUT 8.=9";
+    assert_eq!(
+        ops(doc),
+        vec![OpKind::Insert {
+            at: Gap::After(1),
+            body: body(&["go();", "CUT 8.=9"])
+        }]
+    );
+    assert_eq!(
+        warnings(doc),
+        vec![
+            "warning: document line 4: the body row '+CUT 8.=9' spells an op; it is written to the file as text"
+        ]
+    );
+}
+
+#[test]
+fn reversed_ranges_suggest_the_count_reading() {
+    // reference-omp.md §6: the value after .= is a line, not a count.
+    let e = fails("[a#ABCD]\nCUT 5-2");
+    assert_eq!(e.problem, Problem::BadLocator(LocatorProblem::Reversed));
+    assert_eq!(e.fix.as_deref(), Some("CUT 5.=6"));
+}
