@@ -1,6 +1,8 @@
 //! What every tool call runs against: the workspace and, in a long-lived
 //! server, the session.
 
+use hashline::block::BlockResolver;
+
 use crate::session::Session;
 use crate::workspace::Workspace;
 
@@ -9,18 +11,43 @@ use crate::workspace::Workspace;
 /// The CLI runs without a session (each call is its own process); the MCP
 /// server passes its [`Session`] so tools can record served snapshots,
 /// catch tag collisions and rebase drifted edits.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct ToolContext<'a> {
     /// The workspace root and policy.
     pub ws: &'a Workspace,
     /// Session state, if the caller keeps one.
     pub session: Option<&'a Session>,
+    /// The grammar for block locators (`N*`); without one they fail with a
+    /// clear error.
+    pub blocks: Option<&'a dyn BlockResolver>,
+}
+
+impl std::fmt::Debug for ToolContext<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolContext")
+            .field("ws", &self.ws)
+            .field("session", &self.session.is_some())
+            .field("blocks", &self.blocks.is_some())
+            .finish()
+    }
 }
 
 impl<'a> ToolContext<'a> {
     /// A context without session state.
     pub fn new(ws: &'a Workspace) -> ToolContext<'a> {
-        ToolContext { ws, session: None }
+        ToolContext {
+            ws,
+            session: None,
+            blocks: None,
+        }
+    }
+
+    /// The same context with a block grammar for `N*` locators.
+    pub fn with_blocks(self, blocks: &'a dyn BlockResolver) -> ToolContext<'a> {
+        ToolContext {
+            blocks: Some(blocks),
+            ..self
+        }
     }
 
     /// The same context with `session` attached.

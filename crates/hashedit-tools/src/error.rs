@@ -42,6 +42,10 @@ pub enum ErrorKind {
     TooLarge,
     /// Another writer held the file's lock for too long.
     LockTimeout,
+    /// A block locator (`N*`) did not resolve to a multi-line block.
+    UnresolvedBlock,
+    /// A register paste had nothing (or something ambiguous) to paste.
+    RegisterError,
     /// The file changed between planning and commit, or the path was
     /// replaced; nothing was written.
     Conflict,
@@ -70,6 +74,8 @@ impl ErrorKind {
             ErrorKind::NotARegularFile => "not_a_regular_file",
             ErrorKind::TooLarge => "too_large",
             ErrorKind::LockTimeout => "lock_timeout",
+            ErrorKind::UnresolvedBlock => "unresolved_block",
+            ErrorKind::RegisterError => "register_error",
             ErrorKind::Conflict => "conflict",
             ErrorKind::LooksLikeReadOutput => "looks_like_read_output",
             ErrorKind::Io => "io",

@@ -14,7 +14,7 @@
 //! [`MAX_VERSIONS_PER_PATH`] snapshots per file, [`MAX_PATHS`] files (least
 //! recently used dropped first) and [`MAX_TEXT_BYTES`] of kept text in all.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -60,7 +60,13 @@ struct Store {
     files: HashMap<PathBuf, History>,
     clock: u64,
     text_bytes: usize,
+    registers: BTreeMap<String, Vec<String>>,
 }
+
+/// Most named registers kept per session.
+pub const MAX_REGISTERS: usize = 64;
+/// Most bytes of register text kept per session.
+pub const MAX_REGISTER_BYTES: usize = 16 * 1024 * 1024;
 
 /// The bounded snapshot memory of one session; cheap to share across
 /// threads (all methods take `&self`).
@@ -153,6 +159,33 @@ impl Session {
             .iter()
             .find(|v| v.fingerprint.tag == tag)
             .and_then(|v| v.text.clone())
+    }
+
+    /// The session's named registers (`@name` → lines).
+    pub fn registers(&self) -> BTreeMap<String, Vec<String>> {
+        self.lock().registers.clone()
+    }
+
+    /// Replaces the named registers after a successful edit. Past
+    /// [`MAX_REGISTERS`] registers or [`MAX_REGISTER_BYTES`] bytes, the
+    /// registers with the largest contents are dropped first (a later paste
+    /// of one fails with a clear error, never silently).
+    pub fn set_registers(&self, mut registers: BTreeMap<String, Vec<String>>) {
+        let size = |lines: &Vec<String>| lines.iter().map(|l| l.len() + 1).sum::<usize>();
+        let mut total: usize = registers.values().map(size).sum();
+        while registers.len() > MAX_REGISTERS || total > MAX_REGISTER_BYTES {
+            let Some(biggest) = registers
+                .iter()
+                .max_by_key(|(_, v)| size(v))
+                .map(|(k, _)| k.clone())
+            else {
+                break;
+            };
+            if let Some(lines) = registers.remove(&biggest) {
+                total -= size(&lines);
+            }
+        }
+        self.lock().registers = registers;
     }
 
     /// Number of files remembered (for tests and diagnostics).

@@ -1,24 +1,28 @@
 //! `edit`: apply a hashline document to one or more files, all or nothing.
 //!
 //! Pipeline (architecture.md): parse the document; resolve every section's
-//! path inside the workspace (edit never creates files); take every file's
-//! lock in a fixed order; decode and tag-check each file under its lock,
-//! plan and apply in memory; only when every section succeeded, commit all
-//! files atomically, rolling back on a failure (reference-rho.md §8.2,
-//! product.md §3 items 3 and 4). The reply is each file's ops summary and
-//! post-edit preview (§8.3); a failure returns a live snapshot (§8.4).
+//! path inside the workspace (edit never creates files) and every `MV`
+//! destination (which must not exist); take every file's lock in a fixed
+//! order; decode and tag-check each file under its lock; lower (blocks,
+//! registers), plan and apply in memory, sections in document order so
+//! registers flow from one to the next; only when every section succeeded,
+//! commit all changes atomically, rolling back on a failure
+//! (reference-rho.md §8.2, product.md §3 items 3 and 4). The reply is each
+//! file's ops summary and post-edit preview (§8.3); a failure returns a live
+//! snapshot (§8.4).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 
 use hashline::diff::unified_diff;
-use hashline::document::Section;
+use hashline::document::{OpKind, Section};
 use hashline::edit::{
-    SectionEdit, SectionError, SectionFailure, apply_section, section_error as failed_section,
+    SectionEdit, SectionError, SectionFailure, SectionInput, apply_section, rebase_section,
+    section_error as failed_section,
 };
+use hashline::lower::{FileOp, LowerError, Registers};
 use hashline::parse::parse;
 use hashline::plan::PlanError;
-use hashline::rebase::rebase;
 use hashline::tag::Fingerprint;
 use hashline::text::Text;
 use serde_json::json;
@@ -31,6 +35,7 @@ use crate::outcome::Outcome;
 use crate::session::TagCheck;
 use crate::tools::read::decode_error;
 use crate::workspace::{Resolve, ResolvedPath};
+use transaction::{Change, commit_changes};
 
 /// Whether `edit` writes or only reports what it would do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -53,16 +58,32 @@ fn section_kind(failure: &SectionFailure) -> ErrorKind {
             PlanError::OutOfRange { .. }
             | PlanError::EmptyFile { .. }
             | PlanError::InsertIntoEmpty { .. },
-        ) => ErrorKind::LineOutOfRange,
+        )
+        | SectionFailure::Lower(LowerError::OutOfRange { .. }) => ErrorKind::LineOutOfRange,
         SectionFailure::Plan(PlanError::Overlap { .. } | PlanError::InsertInsideSpan { .. }) => {
             ErrorKind::OverlappingOps
         }
         SectionFailure::Plan(PlanError::RowWithLineBreak { .. }) => ErrorKind::ParseError,
+        SectionFailure::Lower(
+            LowerError::Unresolvable { .. } | LowerError::SingleLineBlock { .. },
+        ) => ErrorKind::UnresolvedBlock,
+        SectionFailure::Lower(
+            LowerError::NothingToPaste { .. }
+            | LowerError::AmbiguousPaste { .. }
+            | LowerError::UnknownRegister { .. },
+        ) => ErrorKind::RegisterError,
     }
 }
 
 fn section_error(error: Box<SectionError>) -> ToolError {
     ToolError::new(section_kind(&error.failure), error.to_string())
+}
+
+/// One section's file, resolved.
+struct Target {
+    path: ResolvedPath,
+    /// The `MV` destination, resolved and checked absent.
+    dest: Option<ResolvedPath>,
 }
 
 /// Checks a section's tag against the live file and applies it.
@@ -74,82 +95,48 @@ fn section_error(error: Box<SectionError>) -> ToolError {
 /// note saying so is returned; otherwise the tag is stale.
 fn check_section(
     cx: &ToolContext,
-    section: &Section,
-    path: &ResolvedPath,
-    live_text: &Text,
+    input: &SectionInput,
+    target: &std::path::Path,
     live: Fingerprint,
+    registers: &mut Registers,
 ) -> Result<(SectionEdit, Option<String>), Box<SectionError>> {
-    let scheme = cx.ws.tag_scheme();
-    let display = &path.display;
-    let fail = |failure| {
-        Box::new(failed_section(
-            section, display, live_text, live.tag, failure,
-        ))
-    };
+    let section = input.section;
     if live.tag == section.tag {
         if let Some(session) = cx.session
-            && session.check(&path.target, live) == TagCheck::Collision
+            && session.check(target, live) == TagCheck::Collision
         {
-            return Err(fail(SectionFailure::CollidingSnapshot { tag: live.tag }));
+            return Err(failed_section(
+                input,
+                SectionFailure::CollidingSnapshot { tag: live.tag },
+            ));
         }
-        return apply_section(section, display, live_text, scheme).map(|e| (e, None));
+        return apply_section(input, registers).map(|e| (e, None));
     }
     let stale = SectionFailure::StaleTag {
         expected: section.tag,
         live: live.tag,
     };
-    let Some(served) = cx
-        .session
-        .and_then(|s| s.served_text(&path.target, section.tag))
-    else {
-        return Err(fail(stale));
+    // A stale tag never deletes or moves a file: the author saw other bytes.
+    let served = cx.session.and_then(|s| s.served_text(target, section.tag));
+    let served_text = served.as_deref().and_then(|bytes| Text::decode(bytes).ok());
+    let Some(served_text) = served_text.filter(|_| section.file_op().is_none()) else {
+        return Err(failed_section(input, stale));
     };
-    let Ok(served_text) = Text::decode(&served) else {
-        return Err(fail(stale));
-    };
-    match rebase(&section.ops, &served_text, live_text) {
-        Ok(rebased) => {
-            let moved = Section {
-                ops: rebased.ops,
-                ..section.clone()
-            };
-            let edited = apply_section(&moved, display, live_text, scheme)?;
-            let note = format!(
-                "the file changed since snapshot {} was served (it is now {}); the ops touch only \
-                 unchanged lines, so they were moved by {:+} lines and applied to the live file",
-                section.tag, live.tag, rebased.shift
-            );
-            Ok((edited, Some(note)))
-        }
-        Err(refusal) => Err(fail(SectionFailure::StaleTagNotRebased {
-            expected: section.tag,
-            live: live.tag,
-            reason: refusal.to_string(),
-        })),
-    }
+    let (edited, shift) = rebase_section(input, &served_text, registers)?;
+    let note = format!(
+        "the file changed since snapshot {} was served (it is now {}); the ops touch only \
+         unchanged lines, so they were moved by {shift:+} lines and applied to the live file",
+        section.tag, live.tag
+    );
+    Ok((edited, Some(note)))
 }
 
-/// Runs `edit`.
-///
-/// Text (apply): per file, in document order, the ops summary line and the
-/// post-edit preview, files separated by a blank line; then one
-/// `warning: …` line per tolerated spelling or suspicious body. Text
-/// (dry run): the unified diff of each file. Structured data:
-/// `{"files":[{"path","old_tag","new_tag","summary","changed"}],"warnings":[…],"dry_run":bool}`
-/// plus `"diff"` per file in a dry run.
-///
-/// Errors: `ParseError`, `NotFound` (edit never creates files),
-/// `DuplicatePath`, `PathOutsideWorkspace`, `NotARegularFile`, `Binary`,
-/// `NotUtf8`, `UnsupportedEncoding`, `TooLarge`, `StaleTag`,
-/// `LineOutOfRange`, `OverlappingOps`, `LockTimeout`, `PermissionDenied`,
-/// `Conflict`, `Io`. Nothing is written on any error.
-pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Outcome> {
+/// Resolves every section's file and `MV` destination.
+fn resolve_targets(cx: &ToolContext, sections: &[Section]) -> ToolResult<Vec<Target>> {
     let ws = cx.ws;
-    let document = parse(&args.input)
-        .map_err(|e| ToolError::new(ErrorKind::ParseError, format!("{e}\nNothing was written.")))?;
-    let mut resolved: Vec<ResolvedPath> = Vec::with_capacity(document.sections.len());
+    let mut targets: Vec<Target> = Vec::with_capacity(sections.len());
     let mut claimed: HashMap<PathBuf, String> = HashMap::new();
-    for section in &document.sections {
+    for section in sections {
         let path = ws.resolve(&section.path, Resolve::Existing).map_err(|e| {
             if e.kind == ErrorKind::NotFound {
                 ToolError::new(
@@ -164,52 +151,108 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
                 e
             }
         })?;
-        if let Some(first) = claimed.insert(path.target.clone(), section.path.clone()) {
-            let also = if first == section.path {
-                String::new()
-            } else {
-                format!(" (also written as '{first}')")
-            };
-            return Err(ToolError::new(
-                ErrorKind::DuplicatePath,
-                format!(
-                    "the document has two sections for '{}'{also} (document line {}); put all ops for \
-                     one file in one section. Nothing was written.",
-                    section.path, section.line
-                ),
-            ));
+        let dest = match section.file_op().map(|op| &op.kind) {
+            Some(OpKind::Move { dest }) => {
+                let resolved = ws.resolve(dest, Resolve::MayCreate)?;
+                if resolved.target == path.target {
+                    return Err(ToolError::new(
+                        ErrorKind::InvalidArguments,
+                        format!("MV {dest} names the file itself; nothing was written"),
+                    ));
+                }
+                if resolved.exists {
+                    return Err(ToolError::new(
+                        ErrorKind::Conflict,
+                        format!(
+                            "MV {dest}: {} already exists, and MV never overwrites a file; choose another \
+                             destination or REM it first in a separate edit. Nothing was written.",
+                            resolved.display
+                        ),
+                    ));
+                }
+                Some(resolved)
+            }
+            _ => None,
+        };
+        for claim in std::iter::once(&path).chain(dest.as_ref()) {
+            if let Some(first) = claimed.insert(claim.target.clone(), section.path.clone()) {
+                let also = if first == section.path {
+                    String::new()
+                } else {
+                    format!(" (also written as '{first}')")
+                };
+                return Err(ToolError::new(
+                    ErrorKind::DuplicatePath,
+                    format!(
+                        "the document names '{}'{also} twice (document line {}); put all ops for one file \
+                         in one section, and move a file only to a path no other section uses. Nothing \
+                         was written.",
+                        claim.display, section.line
+                    ),
+                ));
+            }
         }
-        resolved.push(path);
+        targets.push(Target { path, dest });
     }
-    let mut locked = fsio::lock_all(ws, &resolved, super::EDIT_MAX_BYTES)?;
-    let mut new_contents = Vec::with_capacity(locked.len());
+    Ok(targets)
+}
+
+/// Runs `edit`.
+///
+/// Text (apply): per file, in document order, the ops summary line and the
+/// post-edit preview, files separated by a blank line; then one
+/// `warning: …` or `note: …` line per tolerated spelling, suspicious body or
+/// drift rebase. Text (dry run): the unified diff of each file. Structured
+/// data: `{"files":[{"path","old_tag","new_tag","summary","changed","removed","moved_to"}],"warnings":[…],"dry_run":bool}`
+/// plus `"diff"` per file in a dry run.
+///
+/// Errors: `ParseError`, `NotFound` (edit never creates files),
+/// `DuplicatePath`, `PathOutsideWorkspace`, `NotARegularFile`, `Binary`,
+/// `NotUtf8`, `UnsupportedEncoding`, `TooLarge`, `StaleTag`,
+/// `LineOutOfRange`, `OverlappingOps`, `UnresolvedBlock`, `RegisterError`,
+/// `Conflict` (an `MV` destination exists), `LockTimeout`,
+/// `PermissionDenied`, `Io`. Nothing is written on any error.
+pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Outcome> {
+    let ws = cx.ws;
+    let document = parse(&args.input)
+        .map_err(|e| ToolError::new(ErrorKind::ParseError, format!("{e}\nNothing was written.")))?;
+    let targets = resolve_targets(cx, &document.sections)?;
+    let paths: Vec<ResolvedPath> = targets.iter().map(|t| t.path.clone()).collect();
+    let mut locked = fsio::lock_all(ws, &paths, super::EDIT_MAX_BYTES)?;
+    let mut registers =
+        Registers::with_named(cx.session.map(|s| s.registers()).unwrap_or_default());
+    let mut changes: Vec<Change> = Vec::with_capacity(locked.len());
+    let mut results: Vec<Option<Vec<u8>>> = Vec::with_capacity(locked.len());
     let mut reports = Vec::with_capacity(locked.len());
     let mut files = Vec::with_capacity(locked.len());
     let mut warnings: Vec<String> = document.warnings.iter().map(ToString::to_string).collect();
-    for ((section, path), file) in document.sections.iter().zip(&resolved).zip(&locked) {
-        let display = &path.display;
+    for ((section, target), file) in document.sections.iter().zip(&targets).zip(&locked) {
+        let display = &target.path.display;
+        let result_display = target.dest.as_ref().map_or(display, |d| &d.display);
         let text = Text::decode(&file.original).map_err(|e| decode_error(display, &e, "edit"))?;
         let live = ws.tag_scheme().fingerprint(&file.original);
-        let edited = match check_section(cx, section, path, &text, live) {
-            Ok(edited) => edited,
-            Err(error) => {
-                // The reply serves a live snapshot: remember it.
-                if let Some(session) = cx.session {
-                    session.record(&path.target, live, Some(&file.original));
-                }
-                return Err(section_error(error));
-            }
+        let input = SectionInput {
+            section,
+            display,
+            result_display,
+            live: &text,
+            live_tag: live.tag,
+            scheme: ws.tag_scheme(),
+            blocks: cx.blocks,
         };
-        if let Some(note) = &edited.1 {
+        let (edited, note) =
+            match check_section(cx, &input, &target.path.target, live, &mut registers) {
+                Ok(done) => done,
+                Err(error) => {
+                    // The reply serves a live snapshot: remember it.
+                    if let Some(session) = cx.session {
+                        session.record(&target.path.target, live, Some(&file.original));
+                    }
+                    return Err(section_error(error));
+                }
+            };
+        if let Some(note) = note {
             warnings.push(format!("note: {display}: {note}"));
-        }
-        let edited = edited.0;
-        let changed = edited.bytes != file.original;
-        if !changed {
-            warnings.push(format!(
-                "warning: {display}: the edit leaves the file exactly as it was (each body equals \
-                 the lines it replaces); nothing was written to it"
-            ));
         }
         warnings.extend(
             edited
@@ -217,17 +260,46 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
                 .iter()
                 .map(|w| format!("warning: {display}: {w}")),
         );
+        let (change, result, changed) = match (&edited.file_op, &target.dest) {
+            (Some(FileOp::Remove), _) => (Change::Remove, None, true),
+            (Some(FileOp::Move(_)), Some(dest)) => (
+                Change::Move {
+                    dest: dest.clone(),
+                    bytes: edited.bytes.clone(),
+                },
+                Some(edited.bytes.clone()),
+                true,
+            ),
+            _ if edited.bytes == file.original => {
+                warnings.push(format!(
+                    "warning: {display}: the edit leaves the file exactly as it was (each body equals \
+                     the lines it replaces); nothing was written to it"
+                ));
+                (Change::Keep, None, false)
+            }
+            _ => (
+                Change::Replace(edited.bytes.clone()),
+                Some(edited.bytes.clone()),
+                true,
+            ),
+        };
         let mut entry = json!({
             "path": display,
             "old_tag": section.tag.to_string(),
             "new_tag": edited.new_tag.to_string(),
             "summary": edited.summary,
             "changed": changed,
+            "removed": matches!(change, Change::Remove),
+            "moved_to": target.dest.as_ref().map(|d| d.display.clone()),
         });
         match mode {
             EditMode::Apply => reports.push(edited.report()),
             EditMode::DryRun => {
-                let diff = unified_diff(display, &file.original, &edited.bytes);
+                let after: &[u8] = match &change {
+                    Change::Remove => b"",
+                    _ => &edited.bytes,
+                };
+                let diff = unified_diff(display, &file.original, after);
                 entry["diff"] = json!(diff);
                 reports.push(if diff.is_empty() {
                     format!("{display}: no change\n")
@@ -237,20 +309,33 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
             }
         }
         files.push(entry);
-        new_contents.push(changed.then_some(edited.bytes));
+        changes.push(change);
+        results.push(result);
     }
     let text = match mode {
         EditMode::Apply => {
-            fsio::commit_all(&mut locked, &new_contents)?;
+            commit_changes(ws, &mut locked, &changes)?;
             if let Some(session) = cx.session {
-                for ((path, file), new) in resolved.iter().zip(&locked).zip(&new_contents) {
-                    let bytes = new.as_deref().unwrap_or(&file.original);
-                    session.record(
-                        &path.target,
-                        ws.tag_scheme().fingerprint(bytes),
-                        Some(bytes),
-                    );
+                for ((target, file), (change, result)) in targets
+                    .iter()
+                    .zip(&locked)
+                    .zip(changes.iter().zip(&results))
+                {
+                    let written = match change {
+                        Change::Keep => Some((&target.path, file.original.as_slice())),
+                        Change::Replace(_) => result.as_deref().map(|r| (&target.path, r)),
+                        Change::Move { dest, bytes } => Some((dest, bytes.as_slice())),
+                        Change::Remove => None,
+                    };
+                    if let Some((path, bytes)) = written {
+                        session.record(
+                            &path.target,
+                            ws.tag_scheme().fingerprint(bytes),
+                            Some(bytes),
+                        );
+                    }
                 }
+                session.set_registers(registers.into_named());
             }
             let mut text = reports.join("\n\n");
             if !warnings.is_empty() {
@@ -278,4 +363,49 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
             "dry_run": mode == EditMode::DryRun,
         }),
     ))
+}
+
+/// The edit's commit: replacements, removals and moves, all or nothing.
+mod transaction {
+    use crate::error::{ErrorKind, ToolError, ToolResult};
+    use crate::fsio::{self, LockedFile};
+    use crate::workspace::{ResolvedPath, Workspace};
+
+    /// What to do with one locked file.
+    #[derive(Debug, Clone)]
+    pub(super) enum Change {
+        /// Leave it.
+        Keep,
+        /// Replace its bytes.
+        Replace(Vec<u8>),
+        /// Delete it (`REM`).
+        Remove,
+        /// Write `bytes` to `dest` and delete it (`MV`).
+        Move { dest: ResolvedPath, bytes: Vec<u8> },
+    }
+
+    /// Commits `changes` to `locked`, all or nothing.
+    pub(super) fn commit_changes(
+        _ws: &Workspace,
+        locked: &mut [LockedFile],
+        changes: &[Change],
+    ) -> ToolResult<()> {
+        if changes
+            .iter()
+            .any(|c| matches!(c, Change::Remove | Change::Move { .. }))
+        {
+            return Err(ToolError::new(
+                ErrorKind::InvalidArguments,
+                "REM and MV are not available in this build yet; nothing was written",
+            ));
+        }
+        let contents: Vec<Option<Vec<u8>>> = changes
+            .iter()
+            .map(|c| match c {
+                Change::Replace(bytes) => Some(bytes.clone()),
+                _ => None,
+            })
+            .collect();
+        fsio::commit_all(locked, &contents)
+    }
 }
