@@ -560,3 +560,55 @@ fn reversed_ranges_suggest_the_count_reading() {
     assert_eq!(e.problem, Problem::BadLocator(LocatorProblem::Reversed));
     assert_eq!(e.fix.as_deref(), Some("CUT 5.=6"));
 }
+
+mod fuzz {
+    use super::*;
+    use crate::lower::{Registers, lower};
+    use crate::plan::plan;
+    use crate::text::Text;
+    use proptest::prelude::*;
+
+    /// Document-ish lines: headers, ops in every spelling, rows, noise.
+    fn doc_line() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("[f#0000]".to_string()),
+            "\\[[a-z#]{0,4}#[0-9A-Fa-f]{0,5}\\]",
+            "(PUT|CUT|put|REM|MV|Cut) ?[<>]?[0-9$]{0,2}[-.=… ]{0,3}[0-9]{0,2}\\*?( ?@[a-z]{0,2})?:?",
+            "\\+[ -~]{0,6}",
+            "[ -~]{0,8}",
+            Just(String::new()),
+            Just("*** Begin Patch".to_string()),
+            Just("*** End Patch".to_string()),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// No input makes the parser or the pipeline panic.
+        #[test]
+        fn arbitrary_documents_never_panic(
+            lines in proptest::collection::vec(doc_line(), 0..12),
+            file in "[a-z\n\r]{0,30}",
+        ) {
+            let doc = lines.join("\n");
+            let text = Text::decode(file.as_bytes()).unwrap();
+            if let Ok(parsed) = parse(&doc) {
+                let mut registers = Registers::default();
+                for section in &parsed.sections {
+                    if let Ok(lowered) = lower(section, "f", &text, None, &mut registers)
+                        && let Ok(p) = plan(&lowered.hunks, &text)
+                    {
+                        let _ = p.apply(&text);
+                    }
+                }
+            }
+        }
+
+        /// Raw bytes (as lossy text) never panic the parser.
+        #[test]
+        fn arbitrary_text_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+            let _ = parse(&String::from_utf8_lossy(&bytes));
+        }
+    }
+}
