@@ -14,6 +14,11 @@
 //!   symlinks and hard links; [`create_new`] creates a file without ever
 //!   clobbering one that appeared concurrently; [`commit_all`] is the
 //!   all-or-nothing multi-file commit with rollback.
+//! * [`commit_changes`] is the same transaction extended with file
+//!   operations: each locked file is kept, rewritten, deleted (`REM`) or
+//!   moved to a new path (`MV DEST`), all or nothing; its docs describe the
+//!   reversible deletion through `.hashedit-<random>.bak` backups, the
+//!   policy for read-only files and symlinks, and what a crash can leave.
 //!
 //! Every path below the root is reached from a directory descriptor without
 //! following symlinks (`openat2` with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS`
@@ -27,6 +32,7 @@
 mod commit;
 mod lock;
 mod open;
+mod transaction;
 mod write;
 
 pub use commit::commit_all;
@@ -34,6 +40,7 @@ pub use lock::{
     FileMeta, LOCK_BACKOFF_MAX, LOCK_BACKOFF_START, LOCK_WAIT, LockedFile, lock_all, lock_existing,
 };
 pub use open::{not_regular_file_error, open_regular, read_bounded};
+pub use transaction::{Change, CommitReport, Committed, commit_changes};
 pub use write::{create_new, replace};
 
 /// Test-only fault injection: makes a chosen step of a write fail so that
@@ -59,9 +66,30 @@ pub(crate) mod fault {
         /// [`super::replace`], hard-linked: while restoring the original
         /// bytes after an in-place failure.
         InPlaceRestore,
-        /// [`super::create_new`]: the temp file is complete, before it is
-        /// installed.
+        /// [`super::create_new`], and a move's destination in
+        /// [`super::commit_changes`]: the temp file is complete, before it
+        /// is installed (display: the new file's path).
         BeforeInstall,
+        /// [`super::commit_changes`], move: the destination is installed
+        /// and its directory synced, before the source is backed up
+        /// (display: the source).
+        MoveInstalled,
+        /// [`super::commit_changes`], delete or move: before the source is
+        /// renamed to its backup name (display: the source).
+        BeforeBackup,
+        /// [`super::commit_changes`], delete or move: after the rename to
+        /// the backup name, in place of the directory fsync (the file is
+        /// already gone from its path; display: the source).
+        AfterBackup,
+        /// [`super::commit_changes`], rollback: before a backup is renamed
+        /// back to the file's name (display: the source).
+        RestoreBackup,
+        /// [`super::commit_changes`], rollback: before a move's new file
+        /// is removed (display: the destination).
+        RemoveDest,
+        /// [`super::commit_changes`], after success: before a backup is
+        /// unlinked (display: the source).
+        DiscardBackup,
     }
 
     type Hook = Box<dyn FnMut(Point, &str) -> Option<io::Error>>;

@@ -100,7 +100,7 @@ fn roll_back(locked: &mut [LockedFile], changed: &[usize]) -> String {
 }
 
 /// "a", "a and b", "a, b and c".
-fn join(items: &[String]) -> String {
+pub(super) fn join(items: &[String]) -> String {
     match items {
         [] => String::new(),
         [one] => one.clone(),

@@ -340,26 +340,72 @@ pub(super) fn walk_dirs(
     display: &str,
     create: bool,
 ) -> ToolResult<OwnedFd> {
+    walk_dirs_recording(root_fd, parent, display, create, &mut Vec::new())
+}
+
+/// A directory made by [`walk_dirs_recording`]: its parent and its name
+/// there, so that a rollback can remove it again.
+#[derive(Debug)]
+pub(super) struct CreatedDir {
+    /// The directory that received the new one.
+    pub(super) parent: OwnedFd,
+    /// The new directory's name in `parent`.
+    pub(super) name: std::ffi::OsString,
+}
+
+/// [`walk_dirs`], appending every directory this call made to `created`
+/// (outermost first), also when it fails part-way.
+pub(super) fn walk_dirs_recording(
+    root_fd: OwnedFd,
+    parent: &Path,
+    display: &str,
+    create: bool,
+    created: &mut Vec<CreatedDir>,
+) -> ToolResult<OwnedFd> {
     let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
     let mut current = root_fd;
     for component in parent.components() {
         let Component::Normal(name) = component else {
             return Err(changed(display));
         };
-        let next = match rustix::fs::openat(current.as_fd(), name, flags, Mode::empty()) {
-            Ok(fd) => fd,
+        let (next, made) = match rustix::fs::openat(current.as_fd(), name, flags, Mode::empty()) {
+            Ok(fd) => (fd, false),
             Err(errno) if errno == Errno::NOENT && create => {
-                match rustix::fs::mkdirat(current.as_fd(), name, Mode::from_raw_mode(0o777)) {
-                    Ok(()) => super::write::sync_dir(current.as_fd(), display)?,
-                    Err(errno) if errno == Errno::EXIST => {}
-                    Err(errno) => return Err(map_create_errno(display, errno)),
+                let made =
+                    match rustix::fs::mkdirat(current.as_fd(), name, Mode::from_raw_mode(0o777)) {
+                        Ok(()) => true,
+                        Err(errno) if errno == Errno::EXIST => false,
+                        Err(errno) => return Err(map_create_errno(display, errno)),
+                    };
+                let opened = rustix::fs::openat(current.as_fd(), name, flags, Mode::empty())
+                    .map_err(|errno| map_errno("create", display, errno));
+                let synced = if made {
+                    super::write::sync_dir(current.as_fd(), display)
+                } else {
+                    Ok(())
+                };
+                match synced.and(opened) {
+                    Ok(next) => (next, made),
+                    Err(error) => {
+                        if made {
+                            created.push(CreatedDir {
+                                parent: current,
+                                name: name.to_os_string(),
+                            });
+                        }
+                        return Err(error);
+                    }
                 }
-                rustix::fs::openat(current.as_fd(), name, flags, Mode::empty())
-                    .map_err(|errno| map_errno("create", display, errno))?
             }
             Err(errno) => return Err(map_errno("open", display, errno)),
         };
-        current = next;
+        let parent = std::mem::replace(&mut current, next);
+        if made {
+            created.push(CreatedDir {
+                parent,
+                name: name.to_os_string(),
+            });
+        }
     }
     Ok(current)
 }

@@ -83,15 +83,8 @@ impl From<ToolError> for Failure {
 /// [`replace`], reporting whether a failure left changed bytes behind.
 pub(super) fn replace_inner(locked: &mut LockedFile, new_bytes: &[u8]) -> Result<(), Failure> {
     let meta = locked.meta;
-    if meta.mode & 0o222 == 0 {
-        return Err(ToolError::new(
-            ErrorKind::PermissionDenied,
-            format!(
-                "{} is read-only (mode {:04o}); nothing was written. Make it writable first (for example chmod u+w) if it really should change",
-                locked.display, meta.mode
-            ),
-        )
-        .into());
+    if let Some(error) = read_only_error(&locked.display, meta.mode) {
+        return Err(error.into());
     }
     if meta.nlink > 1 {
         return in_place(locked, new_bytes);
@@ -100,6 +93,21 @@ pub(super) fn replace_inner(locked: &mut LockedFile, new_bytes: &[u8]) -> Result
         Renamed::Done => Ok(()),
         Renamed::OwnerNotPreservable => in_place(locked, new_bytes),
     }
+}
+
+/// The policy refusal for a file without any write bit (for example mode
+/// 0444): hashedit treats it as "do not touch" — no rewrite, no deletion,
+/// no move — even when the process could write it (root) or could delete
+/// it (a writable directory). `None` when `mode` has a write bit.
+pub(super) fn read_only_error(display: &str, mode: u32) -> Option<ToolError> {
+    (mode & 0o222 == 0).then(|| {
+        ToolError::new(
+            ErrorKind::PermissionDenied,
+            format!(
+                "{display} is read-only (mode {mode:04o}); nothing was written. Make it writable first (for example chmod u+w) if it really should change"
+            ),
+        )
+    })
 }
 
 /// What [`via_rename`] did.
@@ -173,7 +181,7 @@ fn via_rename(locked: &mut LockedFile, new_bytes: &[u8]) -> Result<Renamed, Fail
 }
 
 /// Fails unless `name` in `dir` is still the inode described by `meta`.
-fn check_still_there(
+pub(super) fn check_still_there(
     dir: BorrowedFd<'_>,
     name: &OsStr,
     meta: &FileMeta,
@@ -326,12 +334,13 @@ pub fn create_new(ws: &Workspace, path: &ResolvedPath, bytes: &[u8]) -> ToolResu
     #[cfg(test)]
     super::fault::inject(Point::BeforeInstall, display)
         .map_err(|error| ToolError::io("write", display, &error))?;
-    if install_no_replace(dir, guard.name(), name, display)? {
-        guard.disarm();
-    } else {
+    match rename_no_replace(dir, guard.name(), dir, name) {
+        Ok(NoReplace::Renamed) => guard.disarm(),
         // Installed by a hard link: dropping the guard removes the temp
         // name.
-        drop(guard);
+        Ok(NoReplace::Linked) => drop(guard),
+        Err(errno) if errno == Errno::EXIST => return Err(exists(display)),
+        Err(errno) => return Err(map_create_errno(display, errno)),
     }
     sync_dir(dir, display)
 }
@@ -345,30 +354,54 @@ fn exists(display: &str) -> ToolError {
     )
 }
 
-/// Installs `temp` as `name` unless `name` exists. Returns `true` when the
-/// temp name was consumed (rename), `false` when it is still there (link).
-fn install_no_replace(
-    dir: BorrowedFd<'_>,
-    temp: &OsStr,
-    name: &OsStr,
-    display: &str,
-) -> ToolResult<bool> {
+/// How [`rename_no_replace`] gave `from`'s inode the new name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum NoReplace {
+    /// Renamed: `from` is gone.
+    Renamed,
+    /// Hard-linked (no `RENAME_NOREPLACE` here): `from` still exists and
+    /// the caller removes it.
+    Linked,
+}
+
+/// Gives the inode at `from` (in `from_dir`) the name `to` (in `to_dir`)
+/// unless `to` exists, which fails with `EEXIST` and changes nothing.
+///
+/// Uses `renameat2(RENAME_NOREPLACE)` on Linux and falls back, on file
+/// systems or kernels without it, to a hard link, which refuses an
+/// existing name just as atomically. Neither follows a symlink at either
+/// name.
+pub(super) fn rename_no_replace(
+    from_dir: BorrowedFd<'_>,
+    from: &OsStr,
+    to_dir: BorrowedFd<'_>,
+    to: &OsStr,
+) -> Result<NoReplace, Errno> {
     #[cfg(any(target_os = "linux", target_os = "android"))]
     {
         use rustix::fs::RenameFlags;
-        match rustix::fs::renameat_with(dir, temp, dir, name, RenameFlags::NOREPLACE) {
-            Ok(()) => return Ok(true),
-            Err(errno) if errno == Errno::EXIST => return Err(exists(display)),
+        match rustix::fs::renameat_with(from_dir, from, to_dir, to, RenameFlags::NOREPLACE) {
+            Ok(()) => return Ok(NoReplace::Renamed),
             // File systems or kernels without RENAME_NOREPLACE.
             Err(errno)
                 if errno == Errno::INVAL || errno == Errno::NOSYS || errno == Errno::OPNOTSUPP => {}
-            Err(errno) => return Err(map_create_errno(display, errno)),
+            Err(errno) => return Err(errno),
         }
     }
-    match rustix::fs::linkat(dir, temp, dir, name, AtFlags::empty()) {
-        Ok(()) => Ok(false),
-        Err(errno) if errno == Errno::EXIST => Err(exists(display)),
-        Err(errno) => Err(map_create_errno(display, errno)),
+    rustix::fs::linkat(from_dir, from, to_dir, to, AtFlags::empty())?;
+    Ok(NoReplace::Linked)
+}
+
+/// Renames `from` to `to` within `dir` unless `to` exists, so that `from`
+/// is gone afterwards even on the hard-link fallback of
+/// [`rename_no_replace`] (if removing `from` then fails, the new link is
+/// removed again and the error returned: nothing changed).
+pub(super) fn rename_away(dir: BorrowedFd<'_>, from: &OsStr, to: &OsStr) -> Result<(), Errno> {
+    match rename_no_replace(dir, from, dir, to)? {
+        NoReplace::Renamed => Ok(()),
+        NoReplace::Linked => rustix::fs::unlinkat(dir, from, AtFlags::empty()).inspect_err(|_| {
+            let _ = rustix::fs::unlinkat(dir, to, AtFlags::empty());
+        }),
     }
 }
 
@@ -383,7 +416,7 @@ pub(super) fn sync_dir(dir: BorrowedFd<'_>, display: &str) -> ToolResult<()> {
     }
 }
 
-fn dir_sync_error(display: &str, error: &io::Error) -> ToolError {
+pub(super) fn dir_sync_error(display: &str, error: &io::Error) -> ToolError {
     ToolError::new(
         ErrorKind::Io,
         format!(
@@ -428,7 +461,7 @@ pub(super) fn create_temp<'d>(
 ) -> ToolResult<(File, TempName<'d>)> {
     const ATTEMPTS: usize = 32;
     for _ in 0..ATTEMPTS {
-        let name = temp_name();
+        let name = hidden_name("tmp");
         match rustix::fs::openat(
             dir,
             &name,
@@ -453,9 +486,11 @@ pub(super) fn create_temp<'d>(
     ))
 }
 
-/// A fresh temp name: a process-wide counter mixed with the per-process
-/// random keys of the standard library's hasher.
-fn temp_name() -> OsString {
+/// A fresh hidden name `.hashedit-<random>.<suffix>` (`tmp` for temp
+/// files, `bak` for the backups of deleted files): a process-wide counter
+/// mixed with the per-process random keys of the standard library's
+/// hasher, the process id and the time.
+pub(super) fn hidden_name(suffix: &str) -> OsString {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
     hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
@@ -463,7 +498,7 @@ fn temp_name() -> OsString {
     if let Ok(elapsed) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
         hasher.write_u128(elapsed.as_nanos());
     }
-    OsString::from(format!(".hashedit-{:016x}.tmp", hasher.finish()))
+    OsString::from(format!(".hashedit-{:016x}.{suffix}", hasher.finish()))
 }
 
 #[cfg(test)]
