@@ -30,12 +30,11 @@ use serde_json::json;
 use crate::args::EditArgs;
 use crate::context::ToolContext;
 use crate::error::{ErrorKind, ToolError, ToolResult};
-use crate::fsio;
+use crate::fsio::{self, Change, commit_changes};
 use crate::outcome::Outcome;
 use crate::session::TagCheck;
 use crate::tools::read::decode_error;
 use crate::workspace::{Resolve, ResolvedPath};
-use transaction::{Change, commit_changes};
 
 /// Whether `edit` writes or only reports what it would do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -314,7 +313,8 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
     }
     let text = match mode {
         EditMode::Apply => {
-            commit_changes(ws, &mut locked, &changes)?;
+            let report = commit_changes(ws, &mut locked, &changes)?;
+            warnings.extend(report.warnings);
             if let Some(session) = cx.session {
                 for ((target, file), (change, result)) in targets
                     .iter()
@@ -363,49 +363,4 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
             "dry_run": mode == EditMode::DryRun,
         }),
     ))
-}
-
-/// The edit's commit: replacements, removals and moves, all or nothing.
-mod transaction {
-    use crate::error::{ErrorKind, ToolError, ToolResult};
-    use crate::fsio::{self, LockedFile};
-    use crate::workspace::{ResolvedPath, Workspace};
-
-    /// What to do with one locked file.
-    #[derive(Debug, Clone)]
-    pub(super) enum Change {
-        /// Leave it.
-        Keep,
-        /// Replace its bytes.
-        Replace(Vec<u8>),
-        /// Delete it (`REM`).
-        Remove,
-        /// Write `bytes` to `dest` and delete it (`MV`).
-        Move { dest: ResolvedPath, bytes: Vec<u8> },
-    }
-
-    /// Commits `changes` to `locked`, all or nothing.
-    pub(super) fn commit_changes(
-        _ws: &Workspace,
-        locked: &mut [LockedFile],
-        changes: &[Change],
-    ) -> ToolResult<()> {
-        if changes
-            .iter()
-            .any(|c| matches!(c, Change::Remove | Change::Move { .. }))
-        {
-            return Err(ToolError::new(
-                ErrorKind::InvalidArguments,
-                "REM and MV are not available in this build yet; nothing was written",
-            ));
-        }
-        let contents: Vec<Option<Vec<u8>>> = changes
-            .iter()
-            .map(|c| match c {
-                Change::Replace(bytes) => Some(bytes.clone()),
-                _ => None,
-            })
-            .collect();
-        fsio::commit_all(locked, &contents)
-    }
 }
