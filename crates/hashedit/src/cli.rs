@@ -187,7 +187,8 @@ fn execute(cli: Cli) -> Result<ToolResult<(Outcome, Printed)>, String> {
             .with_max_output_bytes(cli.max_output_bytes),
         Err(e) => return Err(format!("workspace root {}: {}", root.display(), e.message)),
     };
-    let cx = ToolContext::new(&ws);
+    let blocks = hashedit_blocks::TreeSitterBlocks::new();
+    let cx = ToolContext::new(&ws).with_blocks(&blocks);
     let cx = &cx;
     let plain = |r: ToolResult<Outcome>| r.map(|o| (o, Printed::Plain));
     Ok(match cli.command {
