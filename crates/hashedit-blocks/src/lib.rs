@@ -57,12 +57,12 @@
 //! usually [`BlockResolution::SingleLine`], not to
 //! [`Unresolvable::NotABlockStart`].
 //!
-//! [`BlockIndex::enclosing_block`](hashline::block::BlockIndex::enclosing_block)
+//! [`BlockIndex::enclosing_block`]
 //! returns the nearest multi-line block, starting at most
 //! [`BLOCK_SUGGESTION_WINDOW`](hashline::block::BLOCK_SUGGESTION_WINDOW)
 //! lines above, that contains the line, as resolved from its own first line
 //! (so it is always what `block_at` gives for that line), and
-//! [`BlockIndex::next_block`](hashline::block::BlockIndex::next_block) the
+//! [`BlockIndex::next_block`] the
 //! first multi-line block starting within that many lines below.
 //!
 //! # Languages and features
@@ -176,6 +176,8 @@
 //! are adjustable. Such a file still gets an index, whose every non-blank
 //! line resolves to [`Unresolvable::ParseError`] (see
 //! [`BlockTree::is_parsed`]).
+//!
+//! [`BlockResolution::SingleLine`]: hashline::block::BlockResolution::SingleLine
 
 mod index;
 mod language;
