@@ -43,7 +43,11 @@ fn workspace(files: &[(&str, &str)]) -> tempfile::TempDir {
 #[test]
 fn read_prints_the_view_and_exits_zero() {
     let dir = workspace(&[("a.txt", "one\ntwo\nthree\nfour\n")]);
-    let out = hashedit(dir.path(), &["read", "a.txt", "--offset", "2", "--limit", "2"], None);
+    let out = hashedit(
+        dir.path(),
+        &["read", "a.txt", "--offset", "2", "--limit", "2"],
+        None,
+    );
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         stdout(&out),
@@ -62,16 +66,27 @@ fn omp_scheme_changes_the_tag() {
 fn edit_then_chained_edit_from_the_preview_tag() {
     let dir = workspace(&[("f.txt", "alpha\nbeta\ngamma\n")]);
     let tag = hashline::TagScheme::Rho.tag_of(b"alpha\nbeta\ngamma\n");
-    let out = hashedit(dir.path(), &["edit"], Some(&format!("[f.txt#{tag}]\nPUT 2:\n+BETA\n")));
+    let out = hashedit(
+        dir.path(),
+        &["edit"],
+        Some(&format!("[f.txt#{tag}]\nPUT 2:\n+BETA\n")),
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     let new_tag = hashline::TagScheme::Rho.tag_of(b"alpha\nBETA\ngamma\n");
     assert_eq!(
         stdout(&out),
         format!("PUT 2: (1 → 1 line)\n[f.txt#{new_tag}]\n1:alpha\n2:BETA\n3:gamma\n")
     );
-    let out = hashedit(dir.path(), &["edit"], Some(&format!("[f.txt#{new_tag}]\nPUT >$:\n+delta\n")));
+    let out = hashedit(
+        dir.path(),
+        &["edit"],
+        Some(&format!("[f.txt#{new_tag}]\nPUT >$:\n+delta\n")),
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
-    assert_eq!(fs::read_to_string(dir.path().join("f.txt")).unwrap(), "alpha\nBETA\ngamma\ndelta\n");
+    assert_eq!(
+        fs::read_to_string(dir.path().join("f.txt")).unwrap(),
+        "alpha\nBETA\ngamma\ndelta\n"
+    );
 }
 
 #[test]
@@ -88,17 +103,30 @@ fn stale_tag_exits_one_with_a_live_snapshot_and_writes_nothing() {
              (copy this header and these line numbers to retry):\n[f.txt#{live}]\n1:alpha\n"
         )
     );
-    assert_eq!(fs::read_to_string(dir.path().join("f.txt")).unwrap(), "alpha\n");
+    assert_eq!(
+        fs::read_to_string(dir.path().join("f.txt")).unwrap(),
+        "alpha\n"
+    );
 }
 
 #[test]
 fn dry_run_prints_a_diff_and_writes_nothing() {
     let dir = workspace(&[("f.txt", "a\nb\nc\n")]);
     let tag = hashline::TagScheme::Rho.tag_of(b"a\nb\nc\n");
-    let out = hashedit(dir.path(), &["edit", "--dry-run"], Some(&format!("[f.txt#{tag}]\nPUT 2:\n+B\n")));
+    let out = hashedit(
+        dir.path(),
+        &["edit", "--dry-run"],
+        Some(&format!("[f.txt#{tag}]\nPUT 2:\n+B\n")),
+    );
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(stdout(&out), "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n");
-    assert_eq!(fs::read_to_string(dir.path().join("f.txt")).unwrap(), "a\nb\nc\n");
+    assert_eq!(
+        stdout(&out),
+        "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("f.txt")).unwrap(),
+        "a\nb\nc\n"
+    );
 }
 
 #[test]
@@ -107,7 +135,11 @@ fn edit_reads_the_document_from_a_file() {
     let tag = hashline::TagScheme::Rho.tag_of(b"a\n");
     let doc = dir.path().join("doc.hl");
     fs::write(&doc, format!("[f.txt#{tag}]\nPUT 1:\n+A\n")).unwrap();
-    let out = hashedit(dir.path(), &["edit", "--input", doc.to_str().unwrap()], None);
+    let out = hashedit(
+        dir.path(),
+        &["edit", "--input", doc.to_str().unwrap()],
+        None,
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     assert_eq!(fs::read_to_string(dir.path().join("f.txt")).unwrap(), "A\n");
 }
@@ -118,8 +150,14 @@ fn write_takes_content_on_stdin() {
     let out = hashedit(dir.path(), &["write", "nested/hello.txt"], Some("hello\n"));
     assert_eq!(out.status.code(), Some(0));
     let tag = hashline::TagScheme::Rho.tag_of(b"hello\n");
-    assert_eq!(stdout(&out), format!("created nested/hello.txt\n\n[nested/hello.txt#{tag}]\n1:hello\n"));
-    assert_eq!(fs::read(dir.path().join("nested/hello.txt")).unwrap(), b"hello\n");
+    assert_eq!(
+        stdout(&out),
+        format!("created nested/hello.txt\n\n[nested/hello.txt#{tag}]\n1:hello\n")
+    );
+    assert_eq!(
+        fs::read(dir.path().join("nested/hello.txt")).unwrap(),
+        b"hello\n"
+    );
 }
 
 #[test]
@@ -129,7 +167,10 @@ fn json_output_carries_kind_and_data() {
     let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(value["ok"], true);
     assert_eq!(value["data"]["total_lines"], 1);
-    assert_eq!(value["text"], format!("[a.txt#{}]\n1:x", hashline::TagScheme::Rho.tag_of(b"x\n")));
+    assert_eq!(
+        value["text"],
+        format!("[a.txt#{}]\n1:x", hashline::TagScheme::Rho.tag_of(b"x\n"))
+    );
     let out = hashedit(dir.path(), &["--json", "read", "../outside.txt"], None);
     assert_eq!(out.status.code(), Some(1));
     let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -139,15 +180,26 @@ fn json_output_carries_kind_and_data() {
 
 #[test]
 fn search_and_listing_commands() {
-    let dir = workspace(&[("src/a.rs", "fn main() {}\n"), ("src/b.rs", "// nothing\n"), ("README", "fn\n")]);
+    let dir = workspace(&[
+        ("src/a.rs", "fn main() {}\n"),
+        ("src/b.rs", "// nothing\n"),
+        ("README", "fn\n"),
+    ]);
     let out = hashedit(dir.path(), &["glob", "*.rs"], None);
     assert_eq!(stdout(&out), "src/a.rs\nsrc/b.rs\n\n2 files\n");
     let out = hashedit(dir.path(), &["ls"], None);
     assert_eq!(stdout(&out), "README\nsrc/\n");
     let out = hashedit(dir.path(), &["grep", "main", "src"], None);
     let tag = hashline::TagScheme::Rho.tag_of(b"fn main() {}\n");
-    assert_eq!(stdout(&out), format!("[src/a.rs#{tag}]\n1 | fn main() {{}}\n\n1 match in 1 file\n"));
-    let out = hashedit(dir.path(), &["grep", "-i", "FN", "--output-mode", "files_with_matches"], None);
+    assert_eq!(
+        stdout(&out),
+        format!("[src/a.rs#{tag}]\n1 | fn main() {{}}\n\n1 match in 1 file\n")
+    );
+    let out = hashedit(
+        dir.path(),
+        &["grep", "-i", "FN", "--output-mode", "files_with_matches"],
+        None,
+    );
     assert_eq!(stdout(&out), "README\nsrc/a.rs\n\n2 files\n");
 }
 
@@ -158,7 +210,10 @@ fn usage_errors_exit_two() {
     assert_eq!(out.status.code(), Some(2));
     let out = hashedit(dir.path(), &["--max-output-bytes", "0", "ls"], None);
     assert_eq!(out.status.code(), Some(2));
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "hashedit: --max-output-bytes must be at least 1\n");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "hashedit: --max-output-bytes must be at least 1\n"
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_hashedit"))
         .args(["--root", "/nonexistent/dir/for/sure", "ls"])
         .output()
