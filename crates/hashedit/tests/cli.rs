@@ -220,3 +220,37 @@ fn usage_errors_exit_two() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn block_ops_resolve_with_the_bundled_grammars() {
+    let src = "fn a() {\n    if x {\n        y();\n    }\n}\n\nfn b() {\n    a();\n}\n";
+    let dir = workspace(&[("lib.rs", src), ("script.py", "def f():\n    return 1\n")]);
+    let tag = hashline::TagScheme::Rho.tag_of(src.as_bytes());
+    let doc = format!("[lib.rs#{tag}]\nCUT 7* @b\nPUT <1 @b\nPUT >2*:\n+    z();\n");
+    let out = hashedit(dir.path(), &["edit"], Some(&doc));
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(
+        fs::read_to_string(dir.path().join("lib.rs")).unwrap(),
+        "fn b() {\n    a();\n}\nfn a() {\n    if x {\n        y();\n    }\n    z();\n}\n\n"
+    );
+    assert!(
+        stdout(&out).starts_with(
+            "CUT 7* @b (block: lines 7-9; 3 lines); PUT <1 @b (+3 lines from @b); PUT >2*: (+1 line after \
+             the block's last line 4 (block: lines 2-4))\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    let py_tag = hashline::TagScheme::Rho.tag_of(b"def f():\n    return 1\n");
+    let out = hashedit(
+        dir.path(),
+        &["edit"],
+        Some(&format!("[script.py#{py_tag}]\nPUT 2*:\n+x\n")),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).contains("single line; use PUT 2:"),
+        "{}",
+        stdout(&out)
+    );
+}
