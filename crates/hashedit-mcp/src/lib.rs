@@ -1,0 +1,126 @@
+//! # hashedit-mcp
+//!
+//! The hashline tools as a Model Context Protocol server, built on the
+//! official `rmcp` SDK: `read_file`, `grep`, `glob`, `list_dir`, `write` and
+//! `edit` over one workspace, with Rho's tool names and input schemas
+//! (product.md §1). Any MCP client (Claude Code, Codex CLI, Gemini CLI,
+//! Cursor, Zed, opencode…) gets the tools with one line of configuration:
+//! `hashedit mcp --root DIR`.
+//!
+//! - Results carry exactly the text the CLI prints; tool failures (stale
+//!   tag, parse error, path outside the root, bad arguments…) are `isError`
+//!   results with the same text and a machine-readable `kind`.
+//! - One [`Session`](hashedit_tools::Session) per server remembers what was
+//!   served, so 16-bit tag collisions are caught and drifted edits rebased
+//!   (product.md §3 items 5 and 6).
+//! - Calls run concurrently on tokio's blocking pool; the tools lock files,
+//!   so racing edits never both land.
+//! - The stdio transport ([`transport::LineTransport`]) answers malformed
+//!   and oversized messages with protocol-correct errors instead of
+//!   dropping them.
+//! - Protocol revisions 2025-11-25 (and older, by `initialize`) and
+//!   2026-07-28 (by `server/discover`) are both served.
+//!
+//! Entry points: [`serve_stdio`] for the `hashedit mcp` command, [`serve`]
+//! for any byte-stream pair (tests, embedding).
+
+pub mod arguments;
+pub mod catalog;
+pub mod envelope;
+pub mod server;
+pub mod transport;
+
+use std::sync::Arc;
+
+use hashedit_tools::workspace::Workspace;
+use hashline::block::BlockResolver;
+use rmcp::service::{QuitReason, ServerInitializeError};
+use tokio::io::{AsyncRead, AsyncWrite};
+
+pub use server::{HashEditServer, SERVER_NAME, SUPPORTED_PROTOCOL_VERSIONS};
+pub use transport::{DEFAULT_MAX_MESSAGE_BYTES, LineTransport};
+
+/// How a server is set up.
+#[derive(Clone)]
+pub struct ServerOptions {
+    /// Offer only the read-only tools; calls to `write` and `edit` are
+    /// refused.
+    pub read_only: bool,
+    /// Largest incoming message, in bytes; a bigger request is answered
+    /// with an error without being read into memory.
+    pub max_message_bytes: usize,
+    /// The grammar for block locators (`PUT N*:`, `CUT N*`) in edit
+    /// documents, shared by every call; without one, block ops fail with a
+    /// clear error. The `hashedit` binary passes its tree-sitter resolver.
+    pub blocks: Option<Arc<dyn BlockResolver>>,
+}
+
+impl Default for ServerOptions {
+    fn default() -> ServerOptions {
+        ServerOptions {
+            read_only: false,
+            max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+            blocks: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for ServerOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServerOptions")
+            .field("read_only", &self.read_only)
+            .field("max_message_bytes", &self.max_message_bytes)
+            .field("blocks", &self.blocks.is_some())
+            .finish()
+    }
+}
+
+/// Why a server stopped other than by its client closing the stream.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The session could not be opened (for example, the transport failed
+    /// while answering `initialize`).
+    #[error("could not start the MCP session: {0}")]
+    Startup(Box<ServerInitializeError>),
+    /// The service loop ended abnormally.
+    #[error("the MCP service stopped unexpectedly: {0}")]
+    Stopped(String),
+}
+
+/// Serves MCP over `reader`/`writer` until the client closes `reader` (or
+/// the stream fails), then returns. A client that disconnects before
+/// opening a session is a clean stop too.
+pub async fn serve<R, W>(
+    ws: Workspace,
+    options: ServerOptions,
+    reader: R,
+    writer: W,
+) -> Result<(), ServeError>
+where
+    R: AsyncRead + Send + Unpin + 'static,
+    W: AsyncWrite + Send + Unpin + 'static,
+{
+    let transport = LineTransport::new(
+        reader,
+        writer,
+        options.max_message_bytes,
+        SUPPORTED_PROTOCOL_VERSIONS.to_vec(),
+    );
+    let server = HashEditServer::new(ws, options);
+    let running = match rmcp::serve_server(server, transport).await {
+        Ok(running) => running,
+        Err(ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+        Err(error) => return Err(ServeError::Startup(Box::new(error))),
+    };
+    match running.waiting().await {
+        Ok(QuitReason::Closed | QuitReason::Cancelled) => Ok(()),
+        Ok(other) => Err(ServeError::Stopped(format!("{other:?}"))),
+        Err(join) => Err(ServeError::Stopped(join.to_string())),
+    }
+}
+
+/// Serves MCP on this process's stdin and stdout until stdin reaches EOF.
+/// stdout carries only protocol messages.
+pub async fn serve_stdio(ws: Workspace, options: ServerOptions) -> Result<(), ServeError> {
+    serve(ws, options, tokio::io::stdin(), tokio::io::stdout()).await
+}
