@@ -138,11 +138,20 @@ enum Command {
         #[arg(long)]
         dry_run: bool,
     },
+    /// Serve the tools over MCP on stdin/stdout until stdin closes (see docs/MCP.md).
+    Mcp {
+        /// Offer only read_file, grep, glob and list_dir; refuse write and edit.
+        #[arg(long)]
+        read_only: bool,
+    },
 }
 
 /// Parses the command line, runs the tool, prints, and returns the exit code.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
+    if let Command::Mcp { read_only } = cli.command {
+        return run_mcp(&cli, read_only);
+    }
     let json_output = cli.json;
     match execute(cli) {
         Ok(Ok((outcome, kind))) => {
@@ -167,10 +176,10 @@ enum Printed {
     Diff,
 }
 
-/// Runs the command. The outer `Err` is a usage problem (exit 2).
-fn execute(cli: Cli) -> Result<ToolResult<(Outcome, Printed)>, String> {
-    let root = match cli.root {
-        Some(root) => root,
+/// The workspace the global flags describe. `Err` is a usage problem.
+fn workspace(cli: &Cli) -> Result<Workspace, String> {
+    let root = match &cli.root {
+        Some(root) => root.clone(),
         None => std::env::current_dir()
             .map_err(|e| format!("cannot determine the current directory: {e}"))?,
     };
@@ -181,12 +190,58 @@ fn execute(cli: Cli) -> Result<ToolResult<(Outcome, Printed)>, String> {
     if cli.max_output_bytes == 0 {
         return Err("--max-output-bytes must be at least 1".into());
     }
-    let ws = match Workspace::new(&root) {
-        Ok(ws) => ws
+    match Workspace::new(&root) {
+        Ok(ws) => Ok(ws
             .with_tag_scheme(scheme)
-            .with_max_output_bytes(cli.max_output_bytes),
-        Err(e) => return Err(format!("workspace root {}: {}", root.display(), e.message)),
+            .with_max_output_bytes(cli.max_output_bytes)),
+        Err(e) => Err(format!("workspace root {}: {}", root.display(), e.message)),
+    }
+}
+
+/// `hashedit mcp`: serves MCP on stdio until stdin closes. The tokio
+/// runtime exists only for this subcommand.
+fn run_mcp(cli: &Cli, read_only: bool) -> ExitCode {
+    let fail = |message: String| {
+        let _ = writeln!(std::io::stderr(), "hashedit: {message}");
     };
+    let ws = match workspace(cli) {
+        Ok(ws) => ws,
+        Err(usage) => {
+            fail(usage);
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            fail(format!("cannot start the async runtime: {e}"));
+            return ExitCode::from(EXIT_TOOL_ERROR);
+        }
+    };
+    let options = hashedit_mcp::ServerOptions {
+        read_only,
+        blocks: Some(std::sync::Arc::new(hashedit_blocks::TreeSitterBlocks::new())),
+        ..hashedit_mcp::ServerOptions::default()
+    };
+    let served = runtime.block_on(hashedit_mcp::serve_stdio(ws, options));
+    // Tool calls still running finish on their own (writes are atomic);
+    // do not wait on them, or on a stdin read, forever.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(5));
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            fail(e.to_string());
+            ExitCode::from(EXIT_TOOL_ERROR)
+        }
+    }
+}
+
+/// Runs the command. The outer `Err` is a usage problem (exit 2).
+fn execute(cli: Cli) -> Result<ToolResult<(Outcome, Printed)>, String> {
+    let ws = workspace(&cli)?;
     let blocks = hashedit_blocks::TreeSitterBlocks::new();
     let cx = ToolContext::new(&ws).with_blocks(&blocks);
     let cx = &cx;
@@ -280,6 +335,7 @@ fn execute(cli: Cli) -> Result<ToolResult<(Outcome, Printed)>, String> {
                 (o, printed)
             })
         }
+        Command::Mcp { .. } => unreachable!("run() serves `mcp` before executing tools"),
     })
 }
 
