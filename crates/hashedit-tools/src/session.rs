@@ -47,6 +47,10 @@ pub enum TagCheck {
 struct Version {
     fingerprint: Fingerprint,
     text: Option<Arc<[u8]>>,
+    /// An edit written against this snapshot already landed: another edit
+    /// from the same snapshot reuses stale anchors (handed case B06) or
+    /// races the first (B07), and must not be rebased.
+    consumed: bool,
 }
 
 #[derive(Debug, Default)]
@@ -115,7 +119,11 @@ impl Session {
             history.versions.push_front(existing);
         } else {
             added = text.as_ref().map_or(0, |t| t.len());
-            history.versions.push_front(Version { fingerprint, text });
+            history.versions.push_front(Version {
+                fingerprint,
+                text,
+                consumed: false,
+            });
             while history.versions.len() > MAX_VERSIONS_PER_PATH {
                 if let Some(old) = history.versions.pop_back() {
                     freed += old.text.map_or(0, |t| t.len());
@@ -159,6 +167,41 @@ impl Session {
             .iter()
             .find(|v| v.fingerprint.tag == tag)
             .and_then(|v| v.text.clone())
+    }
+
+    /// The bytes an edit written against `tag` may be rebased from: the
+    /// newest snapshot served under `tag`, unless an edit from that
+    /// snapshot already landed (then the tag is simply stale: the author's
+    /// anchors predate that edit).
+    pub fn rebase_base(&self, target: &Path, tag: SnapshotTag) -> Option<Arc<[u8]>> {
+        let store = self.lock();
+        let version = store
+            .files
+            .get(target)?
+            .versions
+            .iter()
+            .find(|v| v.fingerprint.tag == tag)?;
+        if version.consumed {
+            None
+        } else {
+            version.text.clone()
+        }
+    }
+
+    /// Marks, for `target`, the snapshot an edit was applied to (`base`,
+    /// recorded first if it was never served) and every snapshot served
+    /// under the tag the edit was written against (`written_against`) as
+    /// consumed: their anchors predate the edit that landed.
+    pub fn mark_consumed(&self, target: &Path, base: Fingerprint, written_against: SnapshotTag) {
+        self.record(target, base, None);
+        let mut store = self.lock();
+        if let Some(history) = store.files.get_mut(target) {
+            for version in &mut history.versions {
+                if version.fingerprint == base || version.fingerprint.tag == written_against {
+                    version.consumed = true;
+                }
+            }
+        }
     }
 
     /// The session's named registers (`@name` → lines).

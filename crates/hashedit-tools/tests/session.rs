@@ -140,3 +140,54 @@ fn chained_edits_record_their_previews() {
         "A\nB\nc\nd\n"
     );
 }
+
+#[test]
+fn b06_reused_anchors_are_stale_even_with_a_session() {
+    // The session still holds the first snapshot, but an edit written
+    // against it already landed: a second edit from it is stale, never
+    // rebased onto the first edit's result.
+    let (dir, ws, session) = setup("a\nb\nc\n");
+    let cx = ToolContext::new(&ws).with_session(&session);
+    let t1 = read_tag(&cx);
+    edit(&cx, format!("[f.txt#{t1}]\nPUT >1:\n+x")).unwrap();
+    let err = edit(&cx, format!("[f.txt#{t1}]\nPUT 3:\n+C")).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::StaleTag);
+    assert_eq!(
+        fs::read_to_string(dir.path().join("f.txt")).unwrap(),
+        "a\nx\nb\nc\n"
+    );
+}
+
+#[test]
+fn b07_racing_edits_from_one_snapshot_exactly_one_lands_with_a_session() {
+    for _ in 0..20 {
+        let (dir, ws, session) = setup("1\n2\n3\n4\n5\n");
+        let cx = ToolContext::new(&ws).with_session(&session);
+        let t = read_tag(&cx);
+        let (ra, rb) = std::thread::scope(|s| {
+            let a = s.spawn(|| edit(&cx, format!("[f.txt#{t}]\nPUT 2:\n+TWO")));
+            let b = s.spawn(|| edit(&cx, format!("[f.txt#{t}]\nPUT 4:\n+FOUR")));
+            (a.join().unwrap(), b.join().unwrap())
+        });
+        assert_eq!(usize::from(ra.is_ok()) + usize::from(rb.is_ok()), 1);
+        let loser = if ra.is_ok() { rb } else { ra };
+        assert_eq!(loser.unwrap_err().kind, ErrorKind::StaleTag);
+        let after = fs::read_to_string(dir.path().join("f.txt")).unwrap();
+        assert!(
+            after == "1\nTWO\n3\n4\n5\n" || after == "1\n2\n3\nFOUR\n5\n",
+            "{after}"
+        );
+    }
+}
+
+#[test]
+fn a_rebased_edit_consumes_the_snapshot_it_was_written_against() {
+    let original: String = (1..=10).map(|i| format!("line {i}\n")).collect();
+    let (dir, ws, session) = setup(&original);
+    let cx = ToolContext::new(&ws).with_session(&session);
+    let t = read_tag(&cx);
+    fs::write(dir.path().join("f.txt"), format!("top\n{original}")).unwrap();
+    edit(&cx, format!("[f.txt#{t}]\nPUT 8:\n+EIGHT")).unwrap();
+    let err = edit(&cx, format!("[f.txt#{t}]\nPUT 2:\n+TWO")).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::StaleTag);
+}

@@ -116,7 +116,7 @@ fn check_section(
         live: live.tag,
     };
     // A stale tag never deletes or moves a file: the author saw other bytes.
-    let served = cx.session.and_then(|s| s.served_text(target, section.tag));
+    let served = cx.session.and_then(|s| s.rebase_base(target, section.tag));
     let served_text = served.as_deref().and_then(|bytes| Text::decode(bytes).ok());
     let Some(served_text) = served_text.filter(|_| section.file_op().is_none()) else {
         return Err(failed_section(input, stale));
@@ -222,6 +222,8 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
         Registers::with_named(cx.session.map(|s| s.registers()).unwrap_or_default());
     let mut changes: Vec<Change> = Vec::with_capacity(locked.len());
     let mut results: Vec<Option<Vec<u8>>> = Vec::with_capacity(locked.len());
+    let mut bases: Vec<(Fingerprint, hashline::tag::SnapshotTag)> =
+        Vec::with_capacity(locked.len());
     let mut reports = Vec::with_capacity(locked.len());
     let mut files = Vec::with_capacity(locked.len());
     let mut warnings: Vec<String> = document.warnings.iter().map(ToString::to_string).collect();
@@ -310,12 +312,16 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
         files.push(entry);
         changes.push(change);
         results.push(result);
+        bases.push((live, section.tag));
     }
     let text = match mode {
         EditMode::Apply => {
             let report = commit_changes(ws, &mut locked, &changes)?;
             warnings.extend(report.warnings);
             if let Some(session) = cx.session {
+                for (target, (base, written_against)) in targets.iter().zip(&bases) {
+                    session.mark_consumed(&target.path.target, *base, *written_against);
+                }
                 for ((target, file), (change, result)) in targets
                     .iter()
                     .zip(&locked)
