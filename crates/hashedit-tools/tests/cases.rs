@@ -613,3 +613,92 @@ fn d14_write_is_literal_and_refuses_pasted_views() {
     );
     assert_eq!(w.bytes("a.md"), b"# Title\n");
 }
+
+// Regressions from the first new-user trial.
+
+#[test]
+fn trial_previews_keep_the_new_header_when_rows_do_not_fit() {
+    let w = Ws::new();
+    let long = "y".repeat(100_000);
+    let original = format!("{long}\nsecond\n");
+    w.put("l.txt", original.as_bytes());
+    let t = hashline::TagScheme::Rho.tag_of(original.as_bytes());
+    let out = w.edit(&format!("[l.txt#{t}]\nPUT 2:\n+S2")).unwrap();
+    let new_tag = hashline::TagScheme::Rho.tag_of(format!("{long}\nS2\n").as_bytes());
+    assert_eq!(
+        out.text,
+        format!(
+            "PUT 2: (1 → 1 line)\n[l.txt#{new_tag}]\n\n[the preview rows do not fit the output budget; read the file to see them]"
+        )
+    );
+    // write: the same for its snapshot.
+    let out = w.write("w.txt", &format!("{long}\n")).unwrap();
+    assert!(out.text.ends_with(
+        "\n\n[the snapshot rows do not fit the output budget; read the file to see them]"
+    ));
+    assert!(out.text.contains("[w.txt#"));
+}
+
+#[test]
+fn trial_thousands_of_ops_still_chain() {
+    let w = Ws::new();
+    let original: String = (1..=20_000).map(|i| format!("{i}\n")).collect();
+    w.put("s.txt", original.as_bytes());
+    let t = hashline::TagScheme::Rho.tag_of(original.as_bytes());
+    let mut doc = format!("[s.txt#{t}]\n");
+    for i in (1..6000).step_by(2) {
+        doc.push_str(&format!("PUT {i}:\n+L{i}\n"));
+    }
+    let out = w.edit(&doc).unwrap();
+    let first = out.text.lines().next().unwrap();
+    assert!(first.ends_with("; … and 2976 more ops"), "{first}");
+    let after = String::from_utf8(w.bytes("s.txt")).unwrap();
+    let new_tag = hashline::TagScheme::Rho.tag_of(after.as_bytes());
+    assert!(
+        out.text.contains(&format!("\n[s.txt#{new_tag}]\n")),
+        "{}",
+        &out.text[..200]
+    );
+}
+
+#[test]
+fn trial_write_of_binary_content_issues_no_tag() {
+    let w = Ws::new();
+    let out = w.write("n.txt", "a\0b\n").unwrap();
+    assert_eq!(
+        out.text,
+        "created n.txt (4 bytes). The content is not editable text (binary file (NUL byte at offset 1)), so no \
+         snapshot tag is issued; read_file and edit will refuse this file"
+    );
+    assert_eq!(out.structured["tag"], serde_json::Value::Null);
+    assert_eq!(w.bytes("n.txt"), b"a\0b\n");
+    // Pasted grep output is refused like pasted read output.
+    w.put("a.md", b"# Title\n");
+    assert_eq!(
+        kind(w.write("a.md", "[a.md#1A2B]\n1 | # Title\n")),
+        ErrorKind::LooksLikeReadOutput
+    );
+}
+
+#[test]
+fn trial_omp_scheme_refuses_files_with_lone_carriage_returns() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("o.txt"), "a\rb\nc\n").unwrap();
+    let ws = Workspace::new(dir.path())
+        .unwrap()
+        .with_tag_scheme(hashline::TagScheme::Omp);
+    let cx = ToolContext::new(&ws);
+    // Same omp tag as "a\nb\nc\n", whose line 2 is "b"; here line 2 is "c".
+    let tag = hashline::TagScheme::Omp.tag_of(b"a\nb\nc\n");
+    assert_eq!(tag, hashline::TagScheme::Omp.tag_of(b"a\rb\nc\n"));
+    let err = tools::edit(
+        &cx,
+        &EditArgs {
+            input: format!("[o.txt#{tag}]\nPUT 2:\n+B"),
+        },
+        EditMode::Apply,
+    )
+    .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::UnsupportedEncoding);
+    assert_eq!(fs::read(dir.path().join("o.txt")).unwrap(), b"a\rb\nc\n");
+}

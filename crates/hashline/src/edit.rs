@@ -73,6 +73,22 @@ impl SectionEdit {
             _ => format!("{}\n{}", self.summary, self.preview),
         }
     }
+
+    /// The report without preview rows: summary line, the new header (so
+    /// the edit still chains) and a notice. Used when the full report does
+    /// not fit the output budget.
+    pub fn compact_report(&self) -> String {
+        match &self.file_op {
+            Some(FileOp::Remove) => self.summary.clone(),
+            _ => {
+                let header = self.preview.lines().next().unwrap_or_default();
+                format!(
+                    "{}\n{header}\n\n[the preview rows do not fit the output budget; read the file to see them]",
+                    self.summary
+                )
+            }
+        }
+    }
 }
 
 /// Why a section failed; rendered with the live snapshot.
@@ -250,8 +266,25 @@ pub fn rebase_section(
     Ok((finish(input, lowered)?, rebased.shift))
 }
 
+/// Most op summaries listed on a file's summary line; the rest are
+/// counted, so a document of thousands of ops still leaves room for the
+/// preview header.
+pub const MAX_SUMMARY_PARTS: usize = 24;
+
+fn summary_line(parts: &[String]) -> String {
+    if parts.len() <= MAX_SUMMARY_PARTS {
+        return parts.join("; ");
+    }
+    let more = parts.len() - MAX_SUMMARY_PARTS;
+    format!(
+        "{}; … and {more} more {}",
+        parts[..MAX_SUMMARY_PARTS].join("; "),
+        if more == 1 { "op" } else { "ops" }
+    )
+}
+
 fn finish(input: &SectionInput, lowered: Lowered) -> Result<SectionEdit, Box<SectionError>> {
-    let summary = lowered.summary.join("; ");
+    let summary = summary_line(&lowered.summary);
     if lowered.file_op == Some(FileOp::Remove) {
         return Ok(SectionEdit {
             bytes: Vec::new(),

@@ -82,6 +82,12 @@ pub enum Problem {
     TwoFileOps,
     /// `MV` without a destination, or `REM` with an argument.
     BadFileOp,
+    /// `MV 2 >4`: a destination that reads like line numbers.
+    MoveLooksLikeLines,
+    /// `PUT 2: +B`: the body row written on the header line.
+    BodyOnHeaderLine,
+    /// `path#TAG` without the brackets.
+    HeaderWithoutBrackets,
 }
 
 /// Why a locator is invalid.
@@ -122,6 +128,8 @@ pub enum RowShape {
     Blank,
     /// A `+` row with no `PUT …:` header above it.
     OrphanPlus,
+    /// `  +text`: whitespace before the `+`.
+    IndentedPlus,
     /// Anything else.
     Plain,
 }
@@ -194,6 +202,11 @@ impl fmt::Display for Problem {
             Problem::BadFileOp => {
                 "write REM alone to delete the file, or MV <destination path> to move it"
             }
+            Problem::MoveLooksLikeLines => {
+                "MV moves the whole file to another path, and this destination reads like line numbers; to move lines use CUT N.=M @name, then PUT >K @name (quote the destination if it really is a file name)"
+            }
+            Problem::BodyOnHeaderLine => "each body row goes on its own line, after the PUT header",
+            Problem::HeaderWithoutBrackets => "a section header is written in brackets: [path#TAG]",
         };
         f.write_str(text)
     }
@@ -234,6 +247,9 @@ impl fmt::Display for RowShape {
                 "an empty line between body rows is ambiguous; write a lone '+' for an empty row, or end the body before it"
             }
             RowShape::OrphanPlus => "this + row has no PUT header with ':' above it",
+            RowShape::IndentedPlus => {
+                "this row has spaces before its '+'; the '+' must be the first character, with any indentation after it"
+            }
             RowShape::Plain => {
                 "body rows start with '+'; this row has none (write '+' before the exact line text)"
             }
@@ -249,8 +265,15 @@ impl fmt::Display for ParseError {
             write!(f, "edit document line {}: {}", self.line, self.problem)?;
             write!(f, "\n  {} | {}", self.line, self.text)?;
         }
-        if let Some(fix) = &self.fix {
-            write!(f, "\ntry: {fix}")?;
+        match &self.fix {
+            Some(fix) if fix.contains('\n') => {
+                write!(f, "\ntry:")?;
+                for line in fix.lines() {
+                    write!(f, "\n  {line}")?;
+                }
+            }
+            Some(fix) => write!(f, "\ntry: {fix}")?,
+            None => {}
         }
         Ok(())
     }
@@ -451,7 +474,7 @@ impl Parser {
             self.close_put(None)?;
             return Err(err(number, raw, problem, fix));
         }
-        if trimmed.starts_with('[') && trimmed.ends_with(']') {
+        if trimmed.starts_with('[') && trimmed.ends_with(']') && !is_view_metadata(trimmed) {
             self.close_put(None)?;
             self.close_section()?;
             let (path, tag) = self.header(number, raw, trimmed)?;
@@ -487,6 +510,15 @@ impl Parser {
                 Keyword::Mv => self.file_op(number, raw, Keyword::Mv, rest),
             };
         }
+        if is_view_metadata(trimmed) {
+            self.close_put(None)?;
+            self.warn(number, "ignored a line copied from tool output (a footer or gap row); it is not part of the edit");
+            return Ok(());
+        }
+        if let Some(fix) = bracketless_header_fix(trimmed) {
+            self.close_put(None)?;
+            return Err(err(number, raw, Problem::HeaderWithoutBrackets, Some(fix)));
+        }
         if let Some(foreign) = foreign_shape(trimmed) {
             self.close_put(None)?;
             return Err(err(number, raw, Problem::ForeignPatch(foreign), None));
@@ -498,7 +530,7 @@ impl Parser {
         // Not a header, op or body row.
         let shape = row_shape(raw);
         if self.open.is_some() || shape != RowShape::Plain {
-            let fix = bare_row_fix(raw, shape);
+            let fix = bare_row_fix(raw, shape, self.open.is_some());
             self.close_put(Some((number, raw, shape, fix)))?;
         }
         if self.current.is_none() {
@@ -628,7 +660,12 @@ impl Parser {
         }
         let tag_text = tag.trim();
         let Some(tag) = SnapshotTag::parse(tag_text) else {
-            return Err(err(number, raw, Problem::HeaderBadTag, None));
+            return Err(err(
+                number,
+                raw,
+                Problem::HeaderBadTag,
+                Some(format!("[{path}#TAG]")),
+            ));
         };
         if let Some(noise) = noise {
             self.warn(
@@ -650,6 +687,13 @@ impl Parser {
         let rest = rest.trim();
         if rest.is_empty() || rest == ":" {
             return Err(err(number, raw, Problem::MissingLocator, None));
+        }
+        if let Some((head, row)) = rest.split_once(':')
+            && let Some(row) = row.trim_start().strip_prefix('+')
+            && !head.contains('@')
+        {
+            let fix = format!("PUT {}:\n+{row}", head.trim());
+            return Err(err(number, raw, Problem::BodyOnHeaderLine, Some(fix)));
         }
         let (locator, register, colon) =
             split_register(rest).map_err(|problem| err(number, raw, problem, None))?;
@@ -744,6 +788,14 @@ impl Parser {
                 let (dest, _) = clean_path(rest);
                 if dest.is_empty() {
                     return Err(err(number, raw, Problem::BadFileOp, None));
+                }
+                let quoted = rest.starts_with(['"', '\'']);
+                let locator_like = dest
+                    .trim_start_matches(['<', '>'])
+                    .trim_start()
+                    .starts_with(|c: char| c.is_ascii_digit() || c == '$');
+                if !quoted && (locator_like || dest.starts_with(['<', '>'])) {
+                    return Err(err(number, raw, Problem::MoveLooksLikeLines, None));
                 }
                 OpKind::Move { dest }
             }
@@ -1074,6 +1126,9 @@ fn row_shape(raw: &str) -> RowShape {
     if t.starts_with("```") || t.starts_with("~~~") {
         return RowShape::Fence;
     }
+    if t.starts_with('+') {
+        return RowShape::IndentedPlus;
+    }
     if t.starts_with('-') && !t.starts_with("---") {
         return RowShape::DiffMinus;
     }
@@ -1087,8 +1142,9 @@ fn row_shape(raw: &str) -> RowShape {
     RowShape::Plain
 }
 
-/// For a numbered row, the `+` row that writes its text, as a hint only.
-fn bare_row_fix(raw: &str, shape: RowShape) -> Option<String> {
+/// The corrected row (inside a body) or op (outside one) for a row without
+/// `+`, as a hint only: it is never applied.
+fn bare_row_fix(raw: &str, shape: RowShape, in_body: bool) -> Option<String> {
     match shape {
         RowShape::NumberedRow => {
             let t = raw.trim_start();
@@ -1098,11 +1154,55 @@ fn bare_row_fix(raw: &str, shape: RowShape) -> Option<String> {
                 Some(rest) => rest.strip_prefix(' ').unwrap_or(rest),
                 None => &after[1..],
             };
-            Some(format!("+{text}"))
+            if in_body {
+                Some(format!("+{text}"))
+            } else {
+                Some(format!("PUT {}:\n+{text}", &t[..digits]))
+            }
         }
-        RowShape::DiffMinus | RowShape::Fence | RowShape::Blank | RowShape::OrphanPlus => None,
-        RowShape::Plain => Some(format!("+{raw}")),
+        RowShape::Plain if in_body => Some(format!("+{raw}")),
+        RowShape::DiffMinus
+        | RowShape::Fence
+        | RowShape::Blank
+        | RowShape::OrphanPlus
+        | RowShape::IndentedPlus
+        | RowShape::Plain => None,
     }
+}
+
+/// Our own footers and gap rows, pasted back by a model: `…`,
+/// `[lines 2-3 of 4 shown; …]`, `[12 of 80 lines shown; …]`,
+/// `[post-edit lines …]`, `[structural edit: …]`, `[line 5 is … bytes …]`.
+fn is_view_metadata(trimmed: &str) -> bool {
+    if trimmed == "…" || trimmed == "..." {
+        return true;
+    }
+    let Some(inner) = trimmed.strip_prefix('[').and_then(|t| t.strip_suffix(']')) else {
+        return false;
+    };
+    if inner.contains('#') {
+        return false;
+    }
+    if ["lines ", "post-edit lines ", "structural edit", "line "]
+        .iter()
+        .any(|p| inner.starts_with(p))
+        && inner.contains(|c: char| c.is_ascii_digit())
+    {
+        return true;
+    }
+    // `12 of 80 lines shown`
+    let digits = inner.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && inner[digits..].starts_with(" of ")
+}
+
+/// `path#TAG` written without brackets: the bracketed header.
+fn bracketless_header_fix(trimmed: &str) -> Option<String> {
+    let (path, tag) = trimmed.rsplit_once('#')?;
+    let path = path.trim();
+    let valid = !path.is_empty()
+        && !path.contains(char::is_whitespace)
+        && SnapshotTag::parse(tag.trim()).is_some();
+    valid.then(|| format!("[{path}#{}]", tag.trim().to_ascii_uppercase()))
 }
 
 #[cfg(test)]

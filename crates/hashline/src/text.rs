@@ -84,6 +84,17 @@ impl fmt::Display for DecodeError {
     }
 }
 
+impl std::error::Error for DecodeError {}
+
+/// True when `bytes` hold a CR that is not followed by LF.
+///
+/// The line model does not break lines at a lone CR, but the omp tag
+/// scheme's normalisation does, so under that scheme such a file can keep
+/// its tag while its line numbers shift; edits refuse it.
+pub fn has_lone_cr(bytes: &[u8]) -> bool {
+    memchr::memchr_iter(b'\r', bytes).any(|i| bytes.get(i + 1) != Some(&b'\n'))
+}
+
 /// Recognises a non-UTF-8 Unicode byte order mark at the start of a file.
 ///
 /// Returns the encoding's name for UTF-32 and UTF-16 BOMs (either byte order).
@@ -329,6 +340,14 @@ mod tests {
                 encoding: "UTF-16LE"
             })
         );
+    }
+
+    #[test]
+    fn finds_lone_carriage_returns() {
+        assert!(has_lone_cr(b"a\rb\n"));
+        assert!(has_lone_cr(b"a\r"));
+        assert!(!has_lone_cr(b"a\r\nb\r\n"));
+        assert!(!has_lone_cr(b""));
     }
 
     #[test]

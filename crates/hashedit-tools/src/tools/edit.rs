@@ -36,6 +36,9 @@ use crate::session::TagCheck;
 use crate::tools::read::decode_error;
 use crate::workspace::{Resolve, ResolvedPath};
 
+/// Most warning lines listed when a reply must shrink to fit the budget.
+const MAX_LISTED_WARNINGS: usize = 20;
+
 /// Whether `edit` writes or only reports what it would do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum EditMode {
@@ -225,12 +228,26 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
     let mut bases: Vec<(Fingerprint, hashline::tag::SnapshotTag)> =
         Vec::with_capacity(locked.len());
     let mut reports = Vec::with_capacity(locked.len());
+    let mut compact = Vec::with_capacity(locked.len());
     let mut files = Vec::with_capacity(locked.len());
     let mut warnings: Vec<String> = document.warnings.iter().map(ToString::to_string).collect();
     for ((section, target), file) in document.sections.iter().zip(&targets).zip(&locked) {
         let display = &target.path.display;
         let result_display = target.dest.as_ref().map_or(display, |d| &d.display);
         let text = Text::decode(&file.original).map_err(|e| decode_error(display, &e, "edit"))?;
+        if ws.tag_scheme() == hashline::TagScheme::Omp
+            && hashline::text::has_lone_cr(&file.original)
+        {
+            return Err(ToolError::new(
+                ErrorKind::UnsupportedEncoding,
+                format!(
+                    "{display} has a carriage return (CR) that is not followed by LF. The omp tag \
+                     scheme reads it as a line break but line numbers do not, so a tag could not \
+                     prove which lines you saw; nothing was written. Use the rho tag scheme for this \
+                     file, or replace it whole with write"
+                ),
+            ));
+        }
         let live = ws.tag_scheme().fingerprint(&file.original);
         let input = SectionInput {
             section,
@@ -294,7 +311,10 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
             "moved_to": target.dest.as_ref().map(|d| d.display.clone()),
         });
         match mode {
-            EditMode::Apply => reports.push(edited.report()),
+            EditMode::Apply => {
+                reports.push(edited.report());
+                compact.push(edited.compact_report());
+            }
             EditMode::DryRun => {
                 let after: &[u8] = match &change {
                     Change::Remove => b"",
@@ -343,10 +363,26 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
                 }
                 session.set_registers(registers.into_named());
             }
-            let mut text = reports.join("\n\n");
-            if !warnings.is_empty() {
-                text.push_str("\n\n");
-                text.push_str(&warnings.join("\n"));
+            let with_warnings = |reports: &[String], warnings: &[String]| {
+                let mut text = reports.join("\n\n");
+                if !warnings.is_empty() {
+                    text.push_str("\n\n");
+                    text.push_str(&warnings.join("\n"));
+                }
+                text
+            };
+            // Keep what the model needs to chain (each new header) when the
+            // previews or the warnings do not fit the budget.
+            let budget = ws.max_output_bytes();
+            let mut text = with_warnings(&reports, &warnings);
+            if text.len() > budget {
+                text = with_warnings(&compact, &warnings);
+            }
+            if text.len() > budget && warnings.len() > MAX_LISTED_WARNINGS {
+                let more = warnings.len() - MAX_LISTED_WARNINGS;
+                let mut listed = warnings[..MAX_LISTED_WARNINGS].to_vec();
+                listed.push(format!("… and {more} more warnings"));
+                text = with_warnings(&compact, &listed);
             }
             text
         }

@@ -43,8 +43,9 @@ pub fn looks_like_read_output(content: &str) -> bool {
     match lines.next() {
         None => true,
         Some(second) => {
+            // `N:text` (read rows) or `N | text` (grep rows).
             let digits = second.bytes().take_while(u8::is_ascii_digit).count();
-            digits > 0 && second[digits..].starts_with(':')
+            digits > 0 && (second[digits..].starts_with(':') || second[digits..].starts_with(" | "))
         }
     }
 }
@@ -138,25 +139,45 @@ pub fn write(cx: &ToolContext, args: &WriteArgs) -> ToolResult<Outcome> {
     if let Some(session) = cx.session {
         session.record(&resolved.target, fingerprint, Some(bytes));
     }
-    let text = Text::from_body(false, String::new());
-    let text = Text::decode(bytes).unwrap_or(text);
-    let mut out = format!(
-        "{} {display}\n\n",
-        if created { "created" } else { "replaced" }
-    );
+    let verb = if created { "created" } else { "replaced" };
+    let mut out = format!("{verb} {display}\n\n");
     if let Some(notice) = notice {
         out.push_str(notice);
         out.push_str("\n\n");
     }
-    out.push_str(&chain_snapshot(&display, tag, &text, &[]));
+    let text = match Text::decode(bytes) {
+        Ok(text) => {
+            let snapshot = chain_snapshot(&display, tag, &text, &[]);
+            if out.len() + snapshot.len() <= ws.max_output_bytes() {
+                out.push_str(&snapshot);
+            } else {
+                // Long lines: keep the header so the write still chains.
+                out.push_str(&format!(
+                    "{}\n\n[the snapshot rows do not fit the output budget; read the file to see them]",
+                    hashline::tag::header(&display, tag)
+                ));
+            }
+            Some(text)
+        }
+        Err(e) => {
+            // read_file and edit refuse such content, so no tag is offered.
+            out.truncate(out.len() - 2);
+            out.push_str(&format!(
+                " ({} bytes). The content is not editable text ({e}), so no snapshot tag is issued; \
+                 read_file and edit will refuse this file",
+                bytes.len()
+            ));
+            None
+        }
+    };
     Ok(Outcome::new(
         hashline::truncate::truncate_to_budget(out, ws.max_output_bytes()),
         json!({
             "path": display,
-            "tag": tag.to_string(),
+            "tag": text.as_ref().map(|_| tag.to_string()),
             "created": created,
             "bytes": bytes.len(),
-            "lines": text.line_count(),
+            "lines": text.as_ref().map(Text::line_count),
         }),
     ))
 }
@@ -169,6 +190,7 @@ mod tests {
     fn detects_pasted_read_output() {
         assert!(looks_like_read_output("[a.md#1A2B]\n1:# Title\n2:text\n"));
         assert!(looks_like_read_output("[a.md#1a2b]"));
+        assert!(looks_like_read_output("[a.md#1A2B]\n1 | # Title\n"));
         assert!(!looks_like_read_output("[server]\nport = 1\n"));
         assert!(!looks_like_read_output("[a#b]\n1:x"));
         assert!(!looks_like_read_output("[notes#ABCD]\ntext"));

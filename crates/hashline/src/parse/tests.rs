@@ -612,3 +612,55 @@ mod fuzz {
         }
     }
 }
+
+#[test]
+fn trial_findings_get_actionable_errors() {
+    // MV with a destination that reads like lines (a line move written as
+    // a file move) is refused; a quoted one is taken as a name.
+    for doc in ["MV 2 >4", "MV 5", "MV >$", "MV <3"] {
+        assert_eq!(
+            fails(&format!("[g.txt#ABCD]\n{doc}")).problem,
+            Problem::MoveLooksLikeLines,
+            "{doc}"
+        );
+    }
+    assert_eq!(
+        ops("[g.txt#ABCD]\nMV \"5\""),
+        vec![OpKind::Move { dest: "5".into() }]
+    );
+    // A numbered row outside a body: the fix is a whole op.
+    let e = fails("[f.txt#2A47]\n1:a\nPUT 2:\n+B");
+    assert_eq!(e.problem, Problem::BareRow(RowShape::NumberedRow));
+    assert_eq!(
+        e.to_string(),
+        "edit document line 2: this row has no leading '+' and looks copied from a read or grep (N:text / \
+         N | text); body rows are '+' then the exact line text, without line numbers\n  2 | 1:a\ntry:\n  PUT 1:\n  +a"
+    );
+    // Our own footers and gap rows pasted back are ignored, with a warning.
+    let doc = "[f.txt#2A47]\n[lines 1-3 of 3 shown; pass offset/limit to read the rest]\n…\nPUT 2:\n+B\n[12 of 80 lines shown; x]";
+    assert_eq!(ops(doc).len(), 1);
+    assert_eq!(warnings(doc).len(), 3);
+    // Whitespace before '+': no guessed fix.
+    let e = fails("[f.txt#2A47]\nPUT 2:\n+B\n  +C");
+    assert_eq!(
+        (e.problem, e.fix),
+        (Problem::BareRow(RowShape::IndentedPlus), None)
+    );
+    // Body on the header line.
+    let e = fails("[f.txt#2A47]\nPUT 2: +B");
+    assert_eq!(e.problem, Problem::BodyOnHeaderLine);
+    assert_eq!(e.fix.as_deref(), Some("PUT 2:\n+B"));
+    // Headers without a tag or without brackets.
+    let e = fails("[f.txt#]\nCUT 1");
+    assert_eq!(
+        (e.problem, e.fix.as_deref()),
+        (Problem::HeaderBadTag, Some("[f.txt#TAG]"))
+    );
+    let e = fails("f.txt#2a47\nCUT 1");
+    assert_eq!(
+        (e.problem, e.fix.as_deref()),
+        (Problem::HeaderWithoutBrackets, Some("[f.txt#2A47]"))
+    );
+    // A plain bare row outside any body gets no guessed fix.
+    assert_eq!(fails("[f.txt#2A47]\nhello").fix, None);
+}
