@@ -11,6 +11,7 @@ pub mod context;
 pub mod error;
 pub mod fsio;
 pub mod outcome;
+pub mod registry;
 pub mod search;
 pub mod session;
 pub mod tools;

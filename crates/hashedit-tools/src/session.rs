@@ -231,6 +231,46 @@ impl Session {
         self.lock().registers = registers;
     }
 
+    /// Every remembered fingerprint, least recently used file first and,
+    /// within a file, oldest snapshot first: `(path, fingerprint,
+    /// consumed)`. Served texts are not exported.
+    pub fn export_fingerprints(&self) -> Vec<(PathBuf, Fingerprint, bool)> {
+        let store = self.lock();
+        let mut files: Vec<(&PathBuf, &History)> = store.files.iter().collect();
+        files.sort_by_key(|(_, h)| h.last_used);
+        files
+            .into_iter()
+            .flat_map(|(path, history)| {
+                history
+                    .versions
+                    .iter()
+                    .rev()
+                    .map(move |v| (path.clone(), v.fingerprint, v.consumed))
+            })
+            .collect()
+    }
+
+    /// Records fingerprints exported earlier (see
+    /// [`Session::export_fingerprints`]), in order, keeping the bounds.
+    pub fn import_fingerprints(
+        &self,
+        entries: impl IntoIterator<Item = (PathBuf, Fingerprint, bool)>,
+    ) {
+        for (path, fingerprint, consumed) in entries {
+            self.record(&path, fingerprint, None);
+            if consumed {
+                let mut store = self.lock();
+                if let Some(version) = store
+                    .files
+                    .get_mut(&path)
+                    .and_then(|h| h.versions.iter_mut().find(|v| v.fingerprint == fingerprint))
+                {
+                    version.consumed = true;
+                }
+            }
+        }
+    }
+
     /// Number of files remembered (for tests and diagnostics).
     pub fn files_remembered(&self) -> usize {
         self.lock().files.len()

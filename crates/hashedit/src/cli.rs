@@ -8,9 +8,10 @@ use clap::{Parser, Subcommand, ValueEnum};
 use hashedit_tools::args::{
     EditArgs, GlobArgs, GrepArgs, ListDirArgs, OutputMode, ReadFileArgs, WriteArgs,
 };
+use hashedit_tools::registry::DiskRegistry;
 use hashedit_tools::tools::EditMode;
 use hashedit_tools::workspace::Workspace;
-use hashedit_tools::{Outcome, ToolContext, ToolError, ToolResult, tools};
+use hashedit_tools::{Outcome, Session, ToolContext, ToolError, ToolResult, tools};
 use hashline::TagScheme;
 use serde_json::json;
 
@@ -243,10 +244,27 @@ fn run_mcp(cli: &Cli, read_only: bool) -> ExitCode {
 fn execute(cli: Cli) -> Result<ToolResult<(Outcome, Printed)>, String> {
     let ws = workspace(&cli)?;
     let blocks = hashedit_blocks::TreeSitterBlocks::new();
-    let cx = ToolContext::new(&ws).with_blocks(&blocks);
-    let cx = &cx;
+    // Fingerprints served by earlier calls, so a 16-bit tag collision is
+    // caught across processes (product.md §3 item 5).
+    let session = Session::new();
+    let registry = DiskRegistry::default_location();
+    if let Some(registry) = &registry {
+        registry.load_into(&session);
+    }
+    let cx = ToolContext::new(&ws)
+        .with_blocks(&blocks)
+        .with_session(&session);
+    let result = run_tool(&cx, cli.command)?;
+    if let Some(registry) = &registry {
+        registry.save_from(&session);
+    }
+    Ok(result)
+}
+
+/// Runs one tool command in `cx`. The outer `Err` is a usage problem.
+fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, Printed)>, String> {
     let plain = |r: ToolResult<Outcome>| r.map(|o| (o, Printed::Plain));
-    Ok(match cli.command {
+    Ok(match command {
         Command::Read {
             path,
             offset,

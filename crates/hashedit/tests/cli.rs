@@ -7,6 +7,16 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 fn hashedit(root: &Path, args: &[&str], stdin: Option<&str>) -> Output {
+    hashedit_with_registry(root, args, stdin, Path::new("off"))
+}
+
+/// Runs the binary with the snapshot registry at `registry` (`off`: none).
+fn hashedit_with_registry(
+    root: &Path,
+    args: &[&str],
+    stdin: Option<&str>,
+    registry: &Path,
+) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hashedit"))
         .arg("--root")
         .arg(root)
@@ -15,6 +25,7 @@ fn hashedit(root: &Path, args: &[&str], stdin: Option<&str>) -> Output {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .env("NO_COLOR", "1")
+        .env("HASHEDIT_REGISTRY", registry)
         .spawn()
         .expect("hashedit runs");
     {
@@ -253,4 +264,56 @@ fn block_ops_resolve_with_the_bundled_grammars() {
         "{}",
         stdout(&out)
     );
+}
+
+#[test]
+fn b05_collision_is_caught_across_cli_calls() {
+    let dir = workspace(&[("f.txt", "alpha\nbeta\n")]);
+    let cache = tempfile::tempdir().unwrap();
+    let registry = cache.path().join("snapshots.v1");
+    let hashedit = |root: &Path, args: &[&str], stdin: Option<&str>| {
+        hashedit_with_registry(root, args, stdin, &registry)
+    };
+    let out = hashedit(dir.path(), &["read", "f.txt"], None);
+    assert_eq!(stdout(&out), "[f.txt#ADF9]\n1:alpha\n2:beta\n");
+    // Another process prepends a line; the 4-hex tag does not change.
+    fs::write(
+        dir.path().join("f.txt"),
+        "// build 075ab-002d6\nalpha\nbeta\n",
+    )
+    .unwrap();
+    let out = hashedit(dir.path(), &["read", "f.txt", "--limit", "1"], None);
+    assert!(stdout(&out).starts_with("[f.txt#ADF9]\n"));
+    let out = hashedit(
+        dir.path(),
+        &["edit"],
+        Some("[f.txt#ADF9]\nPUT 1:\n+ALPHA\n"),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "the second read served the new content: {}",
+        stdout(&out)
+    );
+    // Now the other way round: read, then the collision, then edit.
+    fs::write(dir.path().join("g.txt"), "alpha\nbeta\n").unwrap();
+    hashedit(dir.path(), &["read", "g.txt"], None);
+    fs::write(
+        dir.path().join("g.txt"),
+        "// build 075ab-002d6\nalpha\nbeta\n",
+    )
+    .unwrap();
+    let out = hashedit(
+        dir.path(),
+        &["--json", "edit"],
+        Some("[g.txt#ADF9]\nPUT 1:\n+ALPHA\n"),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(value["error"]["kind"], "stale_tag");
+    assert_eq!(
+        fs::read_to_string(dir.path().join("g.txt")).unwrap(),
+        "// build 075ab-002d6\nalpha\nbeta\n"
+    );
+    assert!(registry.exists());
 }
