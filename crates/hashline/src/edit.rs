@@ -28,7 +28,7 @@ pub struct SectionInput<'a> {
     /// Display path of the result: the `MV` destination, else `display`.
     pub result_display: &'a str,
     /// The live file.
-    pub live: &'a Text,
+    pub live: &'a Text<'a>,
     /// The live file's tag (for live snapshots).
     pub live_tag: SnapshotTag,
     /// Tag scheme for the new tag.

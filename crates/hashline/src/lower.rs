@@ -232,7 +232,7 @@ impl std::error::Error for LowerError {}
 struct Blocks<'a> {
     resolver: Option<&'a dyn BlockResolver>,
     path: &'a str,
-    text: &'a Text,
+    text: &'a Text<'a>,
     index: Option<Result<Box<dyn BlockIndex + 'a>, Unresolvable>>,
 }
 

@@ -843,6 +843,16 @@ fn split_register(rest: &str) -> Result<(&str, Option<String>, bool), Problem> {
     }
 }
 
+/// Whether a double-quoted path must keep its quotes (see `clean_path`):
+/// the text between them has a backslash escape or starts or ends with
+/// whitespace.
+fn kept_quoted(quoted: &str) -> bool {
+    let inner = &quoted[1..quoted.len() - 1];
+    inner.contains('\\')
+        || inner.starts_with(char::is_whitespace)
+        || inner.ends_with(char::is_whitespace)
+}
+
 /// Removes quotes and apply_patch noise (`*** Update File: `) from a path;
 /// returns the clean path and a description of what was removed.
 fn clean_path(path: &str) -> (String, Option<&'static str>) {
@@ -871,6 +881,13 @@ fn clean_path(path: &str) -> (String, Option<&'static str>) {
         }
     }
     for q in ['"', '\''] {
+        // A double-quoted path holding a backslash, or whitespace at either
+        // end inside the quotes, is the tools' quoted spelling of an unusual
+        // name (`"tab\tx.txt"`, `" lead.txt"`); stripping the quotes would
+        // lose it, so it is kept whole for the workspace to read back.
+        if q == '"' && p.len() >= 2 && p.starts_with(q) && p.ends_with(q) && kept_quoted(p) {
+            continue;
+        }
         if p.len() >= 2 && p.starts_with(q) && p.ends_with(q) {
             p = &p[1..p.len() - 1];
             noise = noise.or(Some("the quotes"));

@@ -259,7 +259,7 @@ struct Emitter<'t> {
     last_separator: Option<Ending>,
     fallback: Ending,
     rows: usize,
-    text: &'t Text,
+    text: &'t Text<'t>,
 }
 
 impl Emitter<'_> {

@@ -206,7 +206,7 @@ mod tests {
     use crate::parse::parse;
     use crate::plan::plan;
 
-    fn text(s: &str) -> Text {
+    fn text(s: &str) -> Text<'_> {
         Text::decode(s.as_bytes()).unwrap()
     }
 

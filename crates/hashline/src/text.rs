@@ -10,6 +10,7 @@
 //! input exactly and an edit can leave untouched lines byte-identical
 //! (product.md §3 items 1 and 2). The BOM is never part of line 1's text.
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// The UTF-8 byte order mark.
@@ -138,35 +139,55 @@ struct LineSpan {
 }
 
 /// A decoded text file: optional BOM plus numbered lines with their endings.
+///
+/// The text borrows the bytes it was decoded from ([`Text::decode`]) or owns
+/// them ([`Text::from_body`]), so decoding a large file costs only its line
+/// table (24 bytes a line), not a second copy.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Text {
+pub struct Text<'a> {
     bom: bool,
     /// Everything after the BOM, exactly as in the file.
-    body: String,
+    body: Cow<'a, str>,
     lines: Vec<LineSpan>,
 }
 
-impl Text {
-    /// Decodes file bytes, refusing anything that is not UTF-8 text.
+impl<'a> Text<'a> {
+    /// Decodes file bytes without copying them, refusing anything that is
+    /// not UTF-8 text.
     ///
     /// Errors: [`DecodeError`] for a foreign BOM, a NUL byte or invalid UTF-8.
-    pub fn decode(bytes: &[u8]) -> Result<Text, DecodeError> {
-        check_text(bytes)?;
+    pub fn decode(bytes: &'a [u8]) -> Result<Text<'a>, DecodeError> {
+        if let Some(encoding) = foreign_bom(bytes) {
+            return Err(DecodeError::UnsupportedEncoding { encoding });
+        }
+        if let Some(offset) = memchr::memchr(0, bytes) {
+            return Err(DecodeError::Binary {
+                offset: offset as u64,
+            });
+        }
         let (bom, rest) = match bytes.strip_prefix(UTF8_BOM) {
             Some(rest) => (true, rest),
             None => (false, bytes),
         };
-        // Validated above; this cannot fail.
-        let body = String::from_utf8(rest.to_vec()).map_err(|e| DecodeError::NotUtf8 {
-            offset: e.utf8_error().valid_up_to() as u64,
+        let prefix = if bom { UTF8_BOM.len() } else { 0 };
+        let body = std::str::from_utf8(rest).map_err(|e| DecodeError::NotUtf8 {
+            offset: (prefix + e.valid_up_to()) as u64,
         })?;
-        Ok(Text::from_body(bom, body))
+        Ok(Text {
+            bom,
+            lines: split_lines(body),
+            body: Cow::Borrowed(body),
+        })
     }
 
-    /// Builds the line table over BOM-free text.
-    pub fn from_body(bom: bool, body: String) -> Text {
+    /// Builds the line table over owned BOM-free text.
+    pub fn from_body(bom: bool, body: String) -> Text<'static> {
         let lines = split_lines(&body);
-        Text { bom, body, lines }
+        Text {
+            bom,
+            body: Cow::Owned(body),
+            lines,
+        }
     }
 
     /// Whether the file starts with a UTF-8 BOM (not part of any line).

@@ -348,7 +348,7 @@ mod tests {
     use crate::scan::scan;
     use crate::tag::TagScheme;
 
-    fn numbered(n: usize) -> Text {
+    fn numbered(n: usize) -> Text<'static> {
         let body: String = (1..=n).map(|i| format!("line {i}\n")).collect();
         Text::from_body(false, body)
     }

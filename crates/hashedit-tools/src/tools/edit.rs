@@ -224,7 +224,6 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
     let mut registers =
         Registers::with_named(cx.session.map(|s| s.registers()).unwrap_or_default());
     let mut changes: Vec<Change> = Vec::with_capacity(locked.len());
-    let mut results: Vec<Option<Vec<u8>>> = Vec::with_capacity(locked.len());
     let mut bases: Vec<(Fingerprint, hashline::tag::SnapshotTag)> =
         Vec::with_capacity(locked.len());
     let mut reports = Vec::with_capacity(locked.len());
@@ -278,36 +277,20 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
                 .iter()
                 .map(|w| format!("warning: {display}: {w}")),
         );
-        let (change, result, changed) = match (&edited.file_op, &target.dest) {
-            (Some(FileOp::Remove), _) => (Change::Remove, None, true),
-            (Some(FileOp::Move(_)), Some(dest)) => (
-                Change::Move {
-                    dest: dest.clone(),
-                    bytes: edited.bytes.clone(),
-                },
-                Some(edited.bytes.clone()),
-                true,
-            ),
-            _ if edited.bytes == file.original => {
-                warnings.push(format!(
-                    "warning: {display}: the edit leaves the file exactly as it was (each body equals \
-                     the lines it replaces); nothing was written to it"
-                ));
-                (Change::Keep, None, false)
-            }
-            _ => (
-                Change::Replace(edited.bytes.clone()),
-                Some(edited.bytes.clone()),
-                true,
-            ),
-        };
+        let unchanged = edited.file_op.is_none() && edited.bytes == file.original;
+        if unchanged {
+            warnings.push(format!(
+                "warning: {display}: the edit leaves the file exactly as it was (each body equals \
+                 the lines it replaces); nothing was written to it"
+            ));
+        }
         let mut entry = json!({
             "path": display,
             "old_tag": section.tag.to_string(),
             "new_tag": edited.new_tag.to_string(),
             "summary": edited.summary,
-            "changed": changed,
-            "removed": matches!(change, Change::Remove),
+            "changed": !unchanged,
+            "removed": edited.file_op == Some(FileOp::Remove),
             "moved_to": target.dest.as_ref().map(|d| d.display.clone()),
         });
         match mode {
@@ -316,8 +299,8 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
                 compact.push(edited.compact_report());
             }
             EditMode::DryRun => {
-                let after: &[u8] = match &change {
-                    Change::Remove => b"",
+                let after: &[u8] = match &edited.file_op {
+                    Some(FileOp::Remove) => b"",
                     _ => &edited.bytes,
                 };
                 let diff = unified_diff(display, &file.original, after);
@@ -330,8 +313,16 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
             }
         }
         files.push(entry);
-        changes.push(change);
-        results.push(result);
+        // The new bytes move into the change: no copy of a large file.
+        changes.push(match (edited.file_op, &target.dest) {
+            (Some(FileOp::Remove), _) => Change::Remove,
+            (Some(FileOp::Move(_)), Some(dest)) => Change::Move {
+                dest: dest.clone(),
+                bytes: edited.bytes,
+            },
+            _ if unchanged => Change::Keep,
+            _ => Change::Replace(edited.bytes),
+        });
         bases.push((live, section.tag));
     }
     let text = match mode {
@@ -342,14 +333,10 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
                 for (target, (base, written_against)) in targets.iter().zip(&bases) {
                     session.mark_consumed(&target.path.target, *base, *written_against);
                 }
-                for ((target, file), (change, result)) in targets
-                    .iter()
-                    .zip(&locked)
-                    .zip(changes.iter().zip(&results))
-                {
+                for ((target, file), change) in targets.iter().zip(&locked).zip(&changes) {
                     let written = match change {
                         Change::Keep => Some((&target.path, file.original.as_slice())),
-                        Change::Replace(_) => result.as_deref().map(|r| (&target.path, r)),
+                        Change::Replace(bytes) => Some((&target.path, bytes.as_slice())),
                         Change::Move { dest, bytes } => Some((dest, bytes.as_slice())),
                         Change::Remove => None,
                     };

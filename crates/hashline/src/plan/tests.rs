@@ -327,7 +327,8 @@ fn summary_shapes() {
         "[f#0000]\nPUT 2.=5:\n+a\n+b\nPUT 7:\n+c\nCUT 9\nCUT 10.=12\nPUT <1:\n+h\nPUT >$:\n+t\n+u",
     )
     .unwrap();
-    let text = Text::decode("x\n".repeat(12).as_bytes()).unwrap();
+    let file = "x\n".repeat(12);
+    let text = Text::decode(file.as_bytes()).unwrap();
     let lowered = lower(
         &doc.sections[0],
         "f",
