@@ -320,6 +320,8 @@ PUT >$:     append the body rows at the end of the file
 CUT N       delete line N (no colon, no body)
 CUT N.=M    delete lines N through M
 
+Beyond lines: N* names the syntactic block (function, class, if, table…) that starts on line N: PUT N*: replaces it, CUT N* deletes it, PUT >N*: inserts after its last line; the reply shows the lines it resolved to. CUT … @name keeps the deleted lines in a register and PUT >N @name, PUT <N @name or PUT >$ @name (no colon, no rows) pastes them, so CUT 4.=9 @f then PUT >20 @f moves lines; PUT N.=M @name replaces lines with the register. Without @name, CUT fills the unnamed register, which PUT >N pastes and which lasts for this call only; named registers last for the session. REM deletes the file (alone in its section); MV path moves it to a new path after the section's ops, never over an existing file.
+
 Body rows follow their PUT, one row per resulting line, each starting with +. Exactly one + is removed and the rest is the line's text, indentation included (+    x); a row that is just + is an empty line. A PUT needs at least one row (use CUT to delete). The body replaces only the addressed lines, so do not repeat the lines around them. A single line is PUT 7:, never PUT 7.:.
 
 Every number refers to the snapshot: ops in one document never shift each other's numbers, and their order does not matter. Two ops may not claim the same line.
