@@ -16,6 +16,12 @@
 //! layer ([`crate::fsio`]) therefore re-opens the canonical target relative
 //! to a descriptor of the root without following any symlink, and reports a
 //! race as [`ErrorKind::Conflict`].
+//!
+//! Paths are shown to the model through [`display_path`], the one place
+//! that spells them: a path holding a control character (a newline, a
+//! tab…) is shown quoted and escaped, so every header and listing stays on
+//! one line, and [`Workspace::resolve`] reads that quoted spelling back
+//! (module `quote` has the exact rules).
 
 use std::ffi::{OsStr, OsString};
 use std::io;
@@ -24,6 +30,10 @@ use std::path::{Component, Path, PathBuf};
 use hashline::TagScheme;
 
 use crate::error::{ErrorKind, ToolError, ToolResult};
+
+mod quote;
+
+pub use quote::{display_path, parse_quoted, raw_path};
 
 /// How many symlinks one resolution may follow before it is treated as a
 /// loop (the same bound as Linux's `MAXSYMLINKS`).
@@ -62,8 +72,12 @@ pub struct ResolvedPath {
     /// This is what the model sees in `[display#TAG]`: the caller's spelling
     /// lexically cleaned (`./a.txt` → `a.txt`, absolute-inside-root →
     /// relative, a symlink keeps its own name), or, when the caller wrote
-    /// `..`, the canonical target relative to the root. Non-UTF-8 names are
-    /// shown lossily; `target` keeps the exact bytes.
+    /// `..`, the canonical target relative to the root. It is spelled by
+    /// [`display_path`], so a name with a control character appears quoted
+    /// and escaped (`"new\nline.txt"`) and never contains a line break;
+    /// [`raw_path`] gives the unquoted path back, and [`Workspace::resolve`]
+    /// accepts this spelling. Non-UTF-8 names are shown lossily; `target`
+    /// keeps the exact bytes.
     pub display: String,
     /// Canonical absolute path of the object the OS would open: every
     /// symlink resolved. For a missing path, the canonical deepest existing
@@ -156,6 +170,19 @@ impl Workspace {
     /// object the OS would open, confined to the workspace (product.md §3
     /// item 10).
     ///
+    /// A quoted spelling, as [`display_path`] prints it (the whole path, or
+    /// one `/`-separated component, between double quotes with `\t`, `\n`,
+    /// `\r`, `\0`, `\\`, `\"` and `\u{…}` escapes; see [`parse_quoted`]),
+    /// names the unescaped path. Both readings are tried, the unescaped one
+    /// first: it is used when it exists (or, with [`Resolve::MayCreate`],
+    /// when the literal spelling does not exist either); otherwise an
+    /// existing file whose name really is the literal spelling (quotes and
+    /// backslashes included) is used. Every path [`display_path`] prints
+    /// therefore resolves to the file it was printed for, and a literal
+    /// `"x"` stays reachable both as `"\"x\""` (its display) and as `"x"`
+    /// when no `x` exists. Messages name paths as [`display_path`] spells
+    /// them.
+    ///
     /// Symlinks are followed wherever they appear, including a dangling
     /// final one (with [`Resolve::MayCreate`] the result is the link's
     /// missing target, so `write` through it creates that target). The
@@ -177,6 +204,22 @@ impl Workspace {
     /// * Other OS errors (e.g. permission denied) mapped by
     ///   [`ToolError::io`].
     pub fn resolve(&self, path: &str, mode: Resolve) -> ToolResult<ResolvedPath> {
+        let Some(unquoted) = parse_quoted(path).filter(|unquoted| unquoted != path) else {
+            return self.resolve_spelled(path, mode);
+        };
+        let first = self.resolve_spelled(&unquoted, mode);
+        let names_nothing = match &first {
+            Ok(resolved) => !resolved.exists,
+            Err(error) => error.kind == ErrorKind::NotFound,
+        };
+        if names_nothing && let Ok(literal) = self.resolve_spelled(path, Resolve::Existing) {
+            return Ok(literal);
+        }
+        first
+    }
+
+    /// [`Workspace::resolve`] for one reading of the caller's path.
+    fn resolve_spelled(&self, path: &str, mode: Resolve) -> ToolResult<ResolvedPath> {
         if path.is_empty() {
             return Err(ToolError::new(
                 ErrorKind::InvalidArguments,
@@ -191,6 +234,8 @@ impl Workspace {
         }
         let written = Path::new(path);
         let trailing_slash = path.len() > 1 && path.ends_with('/');
+        let shown = display_path(path);
+        let path: &str = &shown;
 
         let mut walk = Walk {
             ws: self,
@@ -292,6 +337,15 @@ impl Workspace {
 
     /// The display form of a resolved path (see [`ResolvedPath::display`]).
     fn display_for(&self, written: &Path, target: &Path) -> String {
+        let raw = self.raw_display_for(written, target);
+        match display_path(&raw) {
+            std::borrow::Cow::Borrowed(_) => raw,
+            std::borrow::Cow::Owned(quoted) => quoted,
+        }
+    }
+
+    /// [`Workspace::display_for`] before [`display_path`] spells it.
+    fn raw_display_for(&self, written: &Path, target: &Path) -> String {
         let has_parent = written.components().any(|c| c == Component::ParentDir);
         if !has_parent {
             let lexical = if written.is_absolute() {
@@ -530,12 +584,14 @@ impl Walk<'_> {
         Ok(Visited::Other)
     }
 
-    /// `path` relative to the root for messages (`.` for the root).
+    /// `path` relative to the root for messages (`.` for the root), spelled
+    /// by [`display_path`].
     fn relative(&self, path: &Path) -> String {
-        match path.strip_prefix(&self.ws.root) {
+        let raw = match path.strip_prefix(&self.ws.root) {
             Ok(relative) => slash_join(relative),
             Err(_) => path.to_string_lossy().into_owned(),
-        }
+        };
+        display_path(&raw).into_owned()
     }
 }
 
@@ -948,6 +1004,103 @@ mod tests {
         let resolved = f.ws.resolve("d/../to-cafe", Resolve::Existing).unwrap();
         assert_eq!(resolved.target, root.join(name));
         assert_eq!(resolved.display, "caf\u{FFFD}.txt");
+    }
+
+    #[test]
+    fn quoted_spellings_resolve_to_the_unescaped_name() {
+        let f = fixture();
+        let root = f.ws.root().to_path_buf();
+        std::fs::write(root.join("tab\tx.txt"), "t\n").unwrap();
+        std::fs::write(root.join("sub/new\nline.txt"), "n\n").unwrap();
+        for (written, target, display) in [
+            ("tab\tx.txt", "tab\tx.txt", r#""tab\tx.txt""#),
+            (r#""tab\tx.txt""#, "tab\tx.txt", r#""tab\tx.txt""#),
+            (r#""tab\u{9}x.txt""#, "tab\tx.txt", r#""tab\tx.txt""#),
+            (
+                r#""sub/new\nline.txt""#,
+                "sub/new\nline.txt",
+                r#""sub/new\nline.txt""#,
+            ),
+            (
+                r#"sub/"new\nline.txt""#,
+                "sub/new\nline.txt",
+                r#""sub/new\nline.txt""#,
+            ),
+            (r#""sub"/"b\u{2e}txt""#, "sub/b.txt", "sub/b.txt"),
+            (r#""a.txt""#, "a.txt", "a.txt"),
+        ] {
+            let resolved = f.ws.resolve(written, Resolve::Existing).unwrap();
+            assert_eq!(resolved.target, root.join(target), "{written}");
+            assert_eq!(resolved.display, display, "{written}");
+            assert_eq!(raw_path(&resolved.display), target, "{written}");
+        }
+        // Paths to create: the unescaped name.
+        let resolved =
+            f.ws.resolve(r#""made\there.txt""#, Resolve::MayCreate)
+                .unwrap();
+        assert_eq!(resolved.target, root.join("made\there.txt"));
+        assert_eq!(resolved.display, r#""made\there.txt""#);
+        assert!(!resolved.exists);
+    }
+
+    #[test]
+    fn a_literal_quoted_name_is_used_only_when_the_unescaped_one_is_missing() {
+        let f = fixture();
+        let root = f.ws.root().to_path_buf();
+        std::fs::write(root.join("\"q\""), "literal\n").unwrap();
+        let resolved = f.ws.resolve("\"q\"", Resolve::Existing).unwrap();
+        assert_eq!(resolved.target, root.join("\"q\""));
+        assert_eq!(resolved.display, r#""\"q\"""#);
+        // With Resolve::MayCreate too: the existing literal file wins over
+        // creating `q`.
+        let resolved = f.ws.resolve("\"q\"", Resolve::MayCreate).unwrap();
+        assert_eq!(resolved.target, root.join("\"q\""));
+        std::fs::write(root.join("q"), "plain\n").unwrap();
+        assert_eq!(
+            f.ws.resolve("\"q\"", Resolve::Existing).unwrap().target,
+            root.join("q")
+        );
+        // The display spelling always names the literal file.
+        let resolved = f.ws.resolve(r#""\"q\"""#, Resolve::Existing).unwrap();
+        assert_eq!(resolved.target, root.join("\"q\""));
+        // An unknown escape makes the spelling literal.
+        std::fs::write(root.join(r#""a\qb""#), "x").unwrap();
+        let resolved = f.ws.resolve(r#""a\qb""#, Resolve::Existing).unwrap();
+        assert_eq!(resolved.target, root.join(r#""a\qb""#));
+        // Errors other than a missing path are not retried literally.
+        assert_eq!(
+            kind(f.ws.resolve(r#""../proj-evil/x""#, Resolve::Existing)),
+            ErrorKind::PathOutsideWorkspace
+        );
+        assert_eq!(
+            kind(f.ws.resolve(r#""a\0b""#, Resolve::Existing)),
+            ErrorKind::InvalidArguments
+        );
+    }
+
+    #[test]
+    fn messages_spell_paths_on_one_line() {
+        let f = fixture();
+        let root = f.ws.root().to_path_buf();
+        for written in ["no\nsuch.txt", r#""no\nsuch.txt""#] {
+            let error = f.ws.resolve(written, Resolve::Existing).unwrap_err();
+            assert_eq!(error.kind, ErrorKind::NotFound);
+            assert_eq!(
+                error.message,
+                r#""no\nsuch.txt" does not exist; check the path with glob or list_dir"#
+            );
+        }
+        symlink("/etc/hostname", root.join("le\nak")).unwrap();
+        let error = f.ws.resolve("le\nak", Resolve::Existing).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::PathOutsideWorkspace);
+        assert!(!error.message.contains('\n'), "{}", error.message);
+        assert!(
+            error.message.ends_with(
+                r#"through the symlink "le\nak"; paths must stay inside the workspace root"#
+            ),
+            "{}",
+            error.message
+        );
     }
 
     #[test]

@@ -106,6 +106,33 @@ fn headers_split_at_the_last_hash_and_allow_spaces() {
 }
 
 #[test]
+fn quoted_display_paths_keep_their_quotes() {
+    // The tools quote names with control characters, quotes or edge
+    // whitespace (`["tab\tx.txt"#…]`); those quotes carry the name, so the
+    // path reaches the workspace whole and without a warning. Plain quotes
+    // are still dropped, with a warning.
+    for header in [
+        r#""tab\tx.txt""#,
+        r#""\"q\"""#,
+        r#"" lead.txt""#,
+        r#""a/b\\c""#,
+    ] {
+        let doc = parse(&format!("[{header}#ABCD]\nCUT 1")).unwrap();
+        assert_eq!(doc.sections[0].path, header);
+        assert!(doc.warnings.is_empty(), "{header}: {:?}", doc.warnings);
+    }
+    let doc = parse("[\"src/a.rs\"#ABCD]\nCUT 1").unwrap();
+    assert_eq!(doc.sections[0].path, "src/a.rs");
+    assert_eq!(doc.warnings.len(), 1);
+    assert_eq!(
+        ops("[g.txt#ABCD]\nMV \"new\\tname.txt\""),
+        vec![OpKind::Move {
+            dest: "\"new\\tname.txt\"".into()
+        }]
+    );
+}
+
+#[test]
 fn body_rows_are_literal() {
     // reference-rho.md §11 case 26; handed cases B03 (2) and B04.
     assert_eq!(

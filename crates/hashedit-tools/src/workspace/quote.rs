@@ -1,0 +1,291 @@
+//! How workspace paths are spelled for the model, and how that spelling is
+//! read back.
+//!
+//! Every tool prints paths on one line: `[path#TAG]` headers, grep rows,
+//! glob and list_dir listings, messages. A file name may hold a newline, a
+//! tab or another control character that would break that layout, so such
+//! a path is shown **quoted**: between double quotes, with these escapes
+//! (the same spelling as a Rust string literal for these characters):
+//!
+//! | character                                   | written as          |
+//! |---------------------------------------------|---------------------|
+//! | `\` (backslash)                             | `\\`                |
+//! | `"` (double quote)                          | `\"`                |
+//! | tab, line feed, carriage return, NUL        | `\t`, `\n`, `\r`, `\0` |
+//! | any other control character (Unicode `Cc`), U+2028, U+2029 | `\u{…}` (lowercase hex, no leading zeros) |
+//!
+//! Everything else, including spaces and non-ASCII letters, is written as
+//! is. A path is quoted when it holds a character that needs an escape,
+//! when it starts or ends with whitespace (which a `[path#TAG]` header
+//! would lose: `" lead.txt"`), or when it, or one of its `/`-separated
+//! components, starts and ends with `"` itself (so that the literal name
+//! `"x"` is shown as `"\"x\""` and is never mistaken for the quoted
+//! spelling of `x`). Other paths are shown unchanged. [`display_path`] is the one
+//! function that applies this rule; every tool uses it.
+//!
+//! [`parse_quoted`] reads a quoted spelling back: a whole path between
+//! double quotes, or any single `/`-separated component between double
+//! quotes (a list_dir name pasted after its directory: `src/"a\tb.rs"`). It
+//! accepts exactly the escapes above (`\u{…}` with 1 to 6 hex digits, either
+//! case, naming a Unicode scalar value) and refuses anything else, including
+//! an unescaped `"` inside the quotes; a refused spelling is then a literal
+//! name. [`crate::workspace::Workspace::resolve`] decides between the
+//! unquoted and the literal reading (see there).
+//!
+//! Names that are not valid UTF-8 are shown lossily (U+FFFD) before this
+//! rule applies; they cannot be spelled back exactly.
+
+use std::borrow::Cow;
+
+/// Whether `c` is written as an escape inside a quoted path.
+fn needs_escape(c: char) -> bool {
+    c.is_control() || c == '\u{2028}' || c == '\u{2029}'
+}
+
+/// Whether `text` starts and ends with a double quote (and is not the
+/// single character `"`).
+fn looks_quoted(text: &str) -> bool {
+    text.len() >= 2 && text.starts_with('"') && text.ends_with('"')
+}
+
+/// The spelling of a workspace-relative path (or a single name) that every
+/// tool prints: `raw` itself, or `raw` quoted and escaped when it holds a
+/// control character (or U+2028/U+2029), starts or ends with whitespace,
+/// or when it or one of its `/`-separated components starts and ends with
+/// `"` (see the module docs). The result never contains a line break, and
+/// [`parse_quoted`] turns a quoted result back into `raw`.
+///
+/// ```
+/// use hashedit_tools::workspace::display_path;
+/// assert_eq!(display_path("src/a.rs"), "src/a.rs");
+/// assert_eq!(display_path("new\nline.txt"), r#""new\nline.txt""#);
+/// assert_eq!(display_path("tab\tx.txt"), r#""tab\tx.txt""#);
+/// assert_eq!(display_path(r#""quoted""#), r#""\"quoted\"""#);
+/// ```
+pub fn display_path(raw: &str) -> Cow<'_, str> {
+    let ambiguous = looks_quoted(raw)
+        || raw.split('/').any(looks_quoted)
+        || raw.starts_with(char::is_whitespace)
+        || raw.ends_with(char::is_whitespace);
+    if !ambiguous && !raw.chars().any(needs_escape) {
+        return Cow::Borrowed(raw);
+    }
+    let mut out = String::with_capacity(raw.len() + 2);
+    out.push('"');
+    for c in raw.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\0' => out.push_str("\\0"),
+            c if needs_escape(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    Cow::Owned(out)
+}
+
+/// Reads a quoted spelling back (see the module docs): `Some(path)` when
+/// `written` is a whole path between double quotes using only the escapes
+/// [`display_path`] writes, or else has at least one `/`-separated
+/// component between double quotes and every such component uses only
+/// those escapes; `None` otherwise (the spelling is then a plain, literal
+/// path).
+///
+/// ```
+/// use hashedit_tools::workspace::parse_quoted;
+/// assert_eq!(parse_quoted(r#""new\nline.txt""#).as_deref(), Some("new\nline.txt"));
+/// assert_eq!(parse_quoted(r#"src/"a\tb.rs""#).as_deref(), Some("src/a\tb.rs"));
+/// assert_eq!(parse_quoted(r#""\u{1b}[0m""#).as_deref(), Some("\u{1b}[0m"));
+/// assert_eq!(parse_quoted("plain.txt"), None);
+/// assert_eq!(parse_quoted(r#""bad \q escape""#), None);
+/// ```
+pub fn parse_quoted(written: &str) -> Option<String> {
+    if looks_quoted(written)
+        && let Some(whole) = unescape(&written[1..written.len() - 1])
+    {
+        return Some(whole);
+    }
+    if !written.split('/').any(looks_quoted) {
+        return None;
+    }
+    let mut out = String::with_capacity(written.len());
+    for (i, part) in written.split('/').enumerate() {
+        if i > 0 {
+            out.push('/');
+        }
+        if looks_quoted(part) {
+            out.push_str(&unescape(&part[1..part.len() - 1])?);
+        } else {
+            out.push_str(part);
+        }
+    }
+    Some(out)
+}
+
+/// The raw path behind a spelling produced by [`display_path`]: the inverse
+/// of [`display_path`] (`raw_path(&display_path(p)) == p` for every `p`).
+pub fn raw_path(display: &str) -> Cow<'_, str> {
+    if looks_quoted(display)
+        && let Some(raw) = unescape(&display[1..display.len() - 1])
+    {
+        return Cow::Owned(raw);
+    }
+    Cow::Borrowed(display)
+}
+
+/// Undoes the escapes of the text between the quotes; `None` for an
+/// unknown escape, a bad `\u{…}`, a trailing `\` or an unescaped `"`.
+fn unescape(inner: &str) -> Option<String> {
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return None,
+            '\\' => {}
+            c => {
+                out.push(c);
+                continue;
+            }
+        }
+        let escaped = match chars.next()? {
+            '\\' => '\\',
+            '"' => '"',
+            't' => '\t',
+            'n' => '\n',
+            'r' => '\r',
+            '0' => '\0',
+            'u' => {
+                if chars.next()? != '{' {
+                    return None;
+                }
+                let mut value = 0u32;
+                let mut digits = 0usize;
+                loop {
+                    let d = chars.next()?;
+                    if d == '}' {
+                        break;
+                    }
+                    value = value * 16 + d.to_digit(16)?;
+                    digits += 1;
+                    if digits > 6 {
+                        return None;
+                    }
+                }
+                if digits == 0 {
+                    return None;
+                }
+                char::from_u32(value)?
+            }
+            _ => return None,
+        };
+        out.push(escaped);
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_paths_are_shown_unchanged() {
+        for raw in [
+            "a.txt",
+            "src/a b.rs",
+            "café/ü.md",
+            "\"half",
+            "x\"",
+            "\"",
+            "a\\b",
+        ] {
+            assert!(matches!(display_path(raw), Cow::Borrowed(_)), "{raw}");
+            assert_eq!(parse_quoted(raw), None, "{raw}");
+            assert_eq!(raw_path(raw), raw);
+        }
+    }
+
+    #[test]
+    fn control_characters_and_quoted_looking_names_are_escaped() {
+        for (raw, shown) in [
+            ("tab\tx.txt", r#""tab\tx.txt""#),
+            ("new\nline.txt", r#""new\nline.txt""#),
+            ("cr\r", r#""cr\r""#),
+            ("esc\u{1b}[1m", r#""esc\u{1b}[1m""#),
+            ("del\u{7f}", r#""del\u{7f}""#),
+            ("nel\u{85}", r#""nel\u{85}""#),
+            ("ls\u{2028}ps\u{2029}", r#""ls\u{2028}ps\u{2029}""#),
+            ("dir/a\tb\\c\"d", r#""dir/a\tb\\c\"d""#),
+            ("\"x\"", r#""\"x\"""#),
+            ("\"\"", r#""\"\"""#),
+            ("a/\"b\"", r#""a/\"b\"""#),
+            (" lead.txt", r#"" lead.txt""#),
+            ("trail.txt\u{3000}", "\"trail.txt\u{3000}\""),
+        ] {
+            assert_eq!(display_path(raw), shown, "{raw:?}");
+            assert_eq!(parse_quoted(shown).as_deref(), Some(raw), "{shown}");
+            assert_eq!(raw_path(shown), raw, "{shown}");
+            assert!(!shown.contains('\n') && !shown.contains('\r'));
+        }
+        // The same spelling as Rust's Debug for the common cases.
+        assert_eq!(display_path("a\nb\t\"c\\"), format!("{:?}", "a\nb\t\"c\\"));
+    }
+
+    #[test]
+    fn quoted_spellings_are_read_back() {
+        assert_eq!(parse_quoted(r#""abc""#).as_deref(), Some("abc"));
+        assert_eq!(parse_quoted(r#""""#).as_deref(), Some(""));
+        assert_eq!(parse_quoted(r#""\u{41}\u{1F980}""#).as_deref(), Some("A🦀"));
+        assert_eq!(parse_quoted(r#""\0""#).as_deref(), Some("\0"));
+        assert_eq!(
+            parse_quoted(r#"src/"a\tb"/"c\nd.rs""#).as_deref(),
+            Some("src/a\tb/c\nd.rs")
+        );
+        // Not one quoted whole (an unescaped quote inside), but two quoted
+        // components.
+        assert_eq!(parse_quoted(r#""a"/"b\tc""#).as_deref(), Some("a/b\tc"));
+        for bad in [
+            r#""\q""#,
+            r#""\""#,
+            r#""a"b""#,
+            r#""\u{}""#,
+            r#""\u{1234567}""#,
+            r#""\u{d800}""#,
+            r#""\u{110000}""#,
+            r#""\u41""#,
+            r#""\u{41""#,
+            r#""\u{4g}""#,
+            r#"src/"bad\q""#,
+        ] {
+            assert_eq!(parse_quoted(bad), None, "{bad}");
+            assert_eq!(raw_path(bad), bad);
+        }
+    }
+
+    #[test]
+    fn every_name_round_trips() {
+        let alphabet = [
+            'a', '"', '\\', '\t', '\n', '\u{1}', '\u{2028}', 'é', '/', 'u', '{', ' ',
+        ];
+        // Every string of up to 4 characters from the alphabet.
+        let mut stack = vec![String::new()];
+        while let Some(s) = stack.pop() {
+            let shown = display_path(&s);
+            assert!(!shown.contains('\n'), "{s:?}");
+            assert_eq!(raw_path(&shown), s, "{s:?} shown as {shown}");
+            if shown != s {
+                assert_eq!(parse_quoted(&shown).as_deref(), Some(s.as_str()), "{s:?}");
+            }
+            if s.chars().count() < 4 {
+                for c in alphabet {
+                    let mut next = s.clone();
+                    next.push(c);
+                    stack.push(next);
+                }
+            }
+        }
+    }
+}
