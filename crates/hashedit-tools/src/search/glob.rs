@@ -6,14 +6,16 @@ use globset::{GlobBuilder, GlobMatcher};
 use hashline::truncate::truncate_to_budget;
 use serde_json::json;
 
-use super::walk::{WalkItem, visit_files};
+use super::budget::{fit, listing_tail, render_listing};
+use super::walk::{WalkItem, check_target, visit_files};
 use super::{
-    DEFAULT_MAX_RESULTS, Limits, MAX_RESULTS_CEILING, SearchOptions, SearchScope, Stop, clamp_cap,
-    plural, printable, with_reasons, workspace_path,
+    DEFAULT_MAX_RESULTS, Limits, MAX_RESULTS_CEILING, OUTPUT_BUDGET, SearchOptions, SearchScope,
+    Stop, budget_reason, clamp_cap, plural, unreadable_dirs_reason, with_reasons, workspace_path,
 };
 use crate::args::GlobArgs;
 use crate::error::{ErrorKind, ToolError, ToolResult};
 use crate::outcome::Outcome;
+use crate::workspace::{display_path, raw_path};
 
 /// What `glob` tells the model it can narrow.
 const NARROW: &str = "the pattern or path";
@@ -70,26 +72,72 @@ impl PathGlob {
     }
 }
 
+/// Entries a glob walk met but did not list.
+#[derive(Debug, Default, Clone, Copy)]
+struct GlobSkipped {
+    /// FIFOs, sockets and devices whose path matched the pattern.
+    special: usize,
+    /// Directories that could not be read (their contents were not seen).
+    unreadable_dirs: usize,
+    /// Other entries that could not be examined.
+    unreadable: usize,
+}
+
+impl GlobSkipped {
+    fn reasons(&self) -> impl Iterator<Item = String> {
+        let special = (self.special > 0).then(|| {
+            format!(
+                "{} not listed (FIFO, socket or device)",
+                plural(self.special, "special file", "special files")
+            )
+        });
+        let entries = (self.unreadable > 0).then(|| {
+            format!(
+                "{} skipped",
+                plural(self.unreadable, "unreadable entry", "unreadable entries")
+            )
+        });
+        [
+            special,
+            unreadable_dirs_reason(self.unreadable_dirs),
+            entries,
+        ]
+        .into_iter()
+        .flatten()
+    }
+}
+
 /// Lists files matching a glob, in walk order (reference-rho.md §5).
 ///
 /// The pattern is matched against each file's path relative to
 /// `scope.target`; a pattern without `/` matches at any depth. When the
-/// target is a regular file, its workspace-relative path (`scope.display`)
-/// is matched and listed if it fits. Printed paths are workspace-relative
-/// (improvement over Rho, which prints them relative to the target).
+/// target is a regular file, its workspace-relative path is matched and
+/// listed if it fits. Printed paths are workspace-relative (improvement
+/// over Rho, which prints them relative to the target).
 /// `max_results` defaults to 200 and is clamped to 1..=1000.
 ///
-/// Text: paths one per line, a blank line, `{n} files` with the reasons
-/// the list may be incomplete in parentheses; or
-/// `no files matching '{pattern}' under {display}` (plus reasons). Paths
-/// holding control characters are shown quoted and escaped.
+/// Text: paths one per line, spelled by
+/// [`crate::workspace::display_path`] (quoted and escaped when they hold a
+/// control character), a blank line, `{n} files` with the reasons the list
+/// may be incomplete in parentheses, joined by `; `: the output budget
+/// (`output budget of N bytes reached; narrow the pattern or path to see
+/// the rest`, replacing the result cap's reason), the result cap, the
+/// walk's entry or time limit, cancellation, matching special files not
+/// listed, and unreadable directories or entries; or
+/// `no files matching '{pattern}' under {display}` (plus reasons). The
+/// text shows the longest run of leading paths that fits in
+/// `max_output_bytes` with the summary; a path is never cut and `n` counts
+/// the paths shown.
 ///
-/// Structured: `{"paths": [workspace-relative path…], "count": n,
-/// "stop": null | "result_limit" | "scan_limit" | "time_limit" |
-/// "cancelled"}`.
+/// Structured: `{"paths": [workspace-relative path shown, unquoted…],
+/// "count": n, "stop": null | "output_budget" | "result_limit" |
+/// "scan_limit" | "time_limit" | "cancelled", "skipped": {"special": 0,
+/// "unreadable_dirs": 0, "unreadable": 0}}`; `"output_budget"` wins over the
+/// walk's own stop.
 ///
 /// Errors: [`ErrorKind::InvalidArguments`] `invalid glob '{pattern}': …`,
-/// raised before any file I/O.
+/// raised before any file I/O; [`ErrorKind::NotARegularFile`] when the
+/// target is a FIFO, socket or device (never opened).
 pub fn glob(scope: &SearchScope, args: &GlobArgs, max_output_bytes: usize) -> ToolResult<Outcome> {
     glob_with(scope, args, max_output_bytes, &SearchOptions::default())
 }
@@ -104,55 +152,93 @@ pub fn glob_with(
 ) -> ToolResult<Outcome> {
     let pattern = PathGlob::compile(&args.pattern)?;
     let max_results = clamp_cap(args.max_results, DEFAULT_MAX_RESULTS, MAX_RESULTS_CEILING);
+    check_target(scope.target, scope.display)?;
+    let base = raw_path(scope.display);
     let limits = Limits::start(options);
     let mut paths = Vec::new();
+    let mut skipped = GlobSkipped::default();
     let stop = visit_files(
         scope.target,
         args.include_hidden.unwrap_or(false),
         &limits,
         |item| {
-            let WalkItem::File(file) = item else {
-                return ControlFlow::Continue(());
+            let (file, special) = match item {
+                WalkItem::File(file) => (file, false),
+                WalkItem::Special(file) => (file, true),
+                WalkItem::Unreadable { directory } => {
+                    if directory {
+                        skipped.unreadable_dirs += 1;
+                    } else {
+                        skipped.unreadable += 1;
+                    }
+                    return ControlFlow::Continue(());
+                }
             };
             let matched = if file.relative.is_empty() {
-                pattern.matches(scope.display)
+                pattern.matches(&base)
             } else {
                 pattern.matches(&file.relative)
             };
-            if matched {
-                paths.push(workspace_path(scope.display, &file.relative));
-                if paths.len() >= max_results {
-                    return ControlFlow::Break(Stop::ResultLimit);
-                }
+            if !matched {
+                return ControlFlow::Continue(());
+            }
+            if special {
+                skipped.special += 1;
+                return ControlFlow::Continue(());
+            }
+            paths.push(workspace_path(&base, &file.relative));
+            if paths.len() >= max_results {
+                return ControlFlow::Break(Stop::ResultLimit);
             }
             ControlFlow::Continue(())
         },
     );
 
-    let reasons: Vec<String> = stop.iter().map(|s| s.describe(NARROW, &limits)).collect();
-    let text = if paths.is_empty() {
-        with_reasons(
-            format!(
-                "no files matching '{}' under {}",
-                args.pattern, scope.display
-            ),
-            &reasons,
-        )
-    } else {
-        let mut body = String::new();
-        for path in &paths {
-            body.push_str(&printable(path));
-            body.push('\n');
+    let summary = |shown: usize, cut: bool| {
+        let mut reasons = Vec::new();
+        if cut {
+            reasons.push(budget_reason(max_output_bytes, NARROW));
         }
-        format!(
-            "{body}\n{}",
-            with_reasons(plural(paths.len(), "file", "files"), &reasons)
-        )
+        // Under a budget cut, more results would not have been shown anyway.
+        if let Some(stop) = stop.filter(|s| !(cut && *s == Stop::ResultLimit)) {
+            reasons.push(stop.describe(NARROW, &limits));
+        }
+        reasons.extend(skipped.reasons());
+        if paths.is_empty() {
+            with_reasons(
+                format!(
+                    "no files matching '{}' under {}",
+                    args.pattern, scope.display
+                ),
+                &reasons,
+            )
+        } else {
+            with_reasons(plural(shown, "file", "files"), &reasons)
+        }
+    };
+    let rows: Vec<_> = paths.iter().map(|p| display_path(p)).collect();
+    let units: Vec<usize> = rows.iter().map(|row| row.len() + 1).collect();
+    let shown = fit(&units, max_output_bytes, |k, cut| {
+        listing_tail(k, summary(k, cut).len())
+    });
+    let text = render_listing(
+        rows[..shown.shown].iter().map(|row| row.as_ref()),
+        &summary(shown.shown, shown.cut),
+    );
+    let stop_name = if shown.cut {
+        Some(OUTPUT_BUDGET)
+    } else {
+        stop.map(Stop::name)
     };
     let structured = json!({
-        "paths": paths,
-        "count": paths.len(),
-        "stop": stop.map(Stop::name),
+        "paths": paths[..shown.shown],
+        "count": shown.shown,
+        "stop": stop_name,
+        "skipped": {
+            "special": skipped.special,
+            "unreadable_dirs": skipped.unreadable_dirs,
+            "unreadable": skipped.unreadable,
+        },
     });
     Ok(Outcome::new(
         truncate_to_budget(text, max_output_bytes),
@@ -330,11 +416,96 @@ mod tests {
         assert!(err.message.starts_with("invalid glob '!': "));
     }
 
+    /// Regression (tester report): the listing was cut mid-path and lost
+    /// its summary.
     #[test]
-    fn output_is_fitted_to_the_budget() {
-        let ws = Ws::new(&[("aaaa.rs", b""), ("bbbb.rs", b"")]);
+    fn budget_stops_at_whole_paths_and_keeps_the_summary() {
+        let ws = Ws::new(&[]);
+        let names: Vec<String> = (0..10)
+            .map(|i| format!("dir/long-name-{i:02}.rs"))
+            .collect();
+        for name in &names {
+            ws.write(name, b"");
+        }
+        let full = format!("{}\n\n10 files", names.join("\n"));
         let path = ws.path(".");
-        let out = glob(&ws.scope(&path, "."), &args("*.rs"), 5).unwrap();
-        assert_eq!(out.text, "aaaa.\n[truncated]");
+        let scope = ws.scope(&path, ".");
+        assert_eq!(glob(&scope, &args("*.rs"), full.len()).unwrap().text, full);
+        let listing = |budget: usize, k: usize| {
+            let rows: String = names[..k].iter().map(|n| format!("{n}\n")).collect();
+            let sep = if k > 0 { "\n" } else { "" };
+            format!(
+                "{rows}{sep}{} (output budget of {budget} bytes reached; narrow the pattern or path to see the rest)",
+                plural(k, "file", "files")
+            )
+        };
+        for budget in listing(100, 0).len()..full.len() {
+            let expected = (0..10)
+                .rev()
+                .map(|k| listing(budget, k))
+                .find(|text| text.len() <= budget)
+                .unwrap();
+            let out = glob(&scope, &args("*.rs"), budget).unwrap();
+            assert_eq!(out.text, expected, "budget {budget}");
+            let count = out.structured["count"].as_u64().unwrap() as usize;
+            assert_eq!(out.structured["paths"], json!(names[..count]));
+            assert_eq!(out.structured["stop"], json!("output_budget"));
+        }
+        // The result cap gives way to the budget, which bound first.
+        let capped = GlobArgs {
+            max_results: Some(5),
+            ..args("*.rs")
+        };
+        let out = glob(&scope, &capped, 150).unwrap();
+        assert!(!out.text.contains("max_results"), "{}", out.text);
+        // A budget too small for the summary line: the last-resort cut.
+        let out = glob(&scope, &args("*.rs"), 5).unwrap();
+        assert_eq!(out.text, "0 fil\n[truncated]");
+    }
+
+    /// Regression (tester report): a FIFO named as the path gave a clean
+    /// "no files matching"; it is refused without being opened, and special
+    /// files that match are reported rather than dropped.
+    #[cfg(unix)]
+    #[test]
+    fn special_files_are_refused_as_targets_and_reported_in_walks() {
+        use rustix::fs::{CWD, Mode, mkfifoat};
+        let ws = Ws::new(&[("a.rs", b"")]);
+        mkfifoat(CWD, ws.path("p"), Mode::RUSR | Mode::WUSR).unwrap();
+        mkfifoat(CWD, ws.path("fifo.rs"), Mode::RUSR | Mode::WUSR).unwrap();
+        let path = ws.path("p");
+        let err = glob(&ws.scope(&path, "p"), &args("*"), 64_000).unwrap_err();
+        assert_eq!(err.kind, ErrorKind::NotARegularFile);
+        assert!(
+            err.message.starts_with("p is a FIFO (named pipe)"),
+            "{}",
+            err.message
+        );
+        let out = run(&ws, ".", &args("*.rs"));
+        assert_eq!(
+            out.text,
+            "a.rs\n\n1 file (1 special file not listed (FIFO, socket or device))"
+        );
+        assert_eq!(
+            out.structured["skipped"],
+            json!({"special": 1, "unreadable_dirs": 0, "unreadable": 0})
+        );
+        // Special files the pattern does not select are not mentioned.
+        assert_eq!(run(&ws, ".", &args("a.*")).text, "a.rs\n\n1 file");
+    }
+
+    #[test]
+    fn names_with_control_characters_are_quoted_like_read_file_headers() {
+        let ws = Ws::new(&[
+            ("tab\tx.txt", b""),
+            ("new\nline.txt", b""),
+            ("plain.txt", b""),
+        ]);
+        let out = run(&ws, ".", &args("*.txt"));
+        assert_eq!(
+            out.text,
+            "\"new\\nline.txt\"\nplain.txt\n\"tab\\tx.txt\"\n\n3 files"
+        );
+        assert_eq!(out.structured["paths"][0], json!("new\nline.txt"));
     }
 }

@@ -21,7 +21,9 @@
 //! one piece. Skipped and counted: files over 5 MiB, files that are not
 //! editable text per [`hashline::text::check_text`] (a UTF-16/32 BOM or
 //! invalid UTF-8 anywhere counts as "not UTF-8", a NUL byte anywhere as
-//! "binary"), and files that cannot be opened or read. The snapshot tag is
+//! "binary"), files that cannot be opened or read, special files (FIFOs,
+//! sockets, devices: never opened) and, in their own bucket, directories
+//! the walk could not read. The snapshot tag is
 //! computed only for files with matches, over the whole file, exactly as
 //! `read_file` computes it.
 //!
@@ -51,16 +53,19 @@ use hashline::truncate::{truncate_chars, truncate_to_budget};
 use regex::{Regex, RegexBuilder};
 use serde_json::{Value, json};
 
+use super::budget::{Fit, fit, listing_tail};
 use super::glob::PathGlob;
-use super::walk::{WalkItem, WalkedFile, visit_files};
+use super::walk::{WalkItem, WalkedFile, check_target, visit_files};
 use super::{
     DEFAULT_MAX_PER_FILE, DEFAULT_MAX_RESULTS, Limits, MAX_GREP_FILE_BYTES, MAX_PER_FILE_CEILING,
-    MAX_PREVIEW_CHARS, MAX_RESULTS_CEILING, REGEX_SIZE_LIMIT, SearchOptions, SearchScope, Stop,
-    clamp_cap, plural, printable, with_reasons, workspace_path,
+    MAX_PREVIEW_CHARS, MAX_RESULTS_CEILING, OUTPUT_BUDGET, REGEX_SIZE_LIMIT, SearchOptions,
+    SearchScope, Stop, budget_reason, clamp_cap, plural, unreadable_dirs_reason, with_reasons,
+    workspace_path,
 };
 use crate::args::{GrepArgs, OutputMode};
 use crate::error::{ErrorKind, ToolError, ToolResult};
 use crate::outcome::Outcome;
+use crate::workspace::{display_path, raw_path};
 
 /// What `grep` tells the model it can narrow.
 const NARROW: &str = "the pattern, path or glob";
@@ -76,9 +81,10 @@ const NARROW: &str = "the pattern, path or glob";
 /// of line 1; a pattern never spans lines (Rust regex syntax; `literal`
 /// escapes it; `case_sensitive` defaults to true; 10 MiB compile and DFA
 /// caps). Files over 5 MiB, with a NUL byte, with a UTF-16/32 BOM, not
-/// valid UTF-8, or unreadable are skipped and counted. Files are searched
-/// on [`SearchOptions::thread_count`] threads; the output never depends on
-/// it.
+/// valid UTF-8, unreadable, or special (FIFO, socket, device; never
+/// opened) are skipped and counted, and so are directories the walk could
+/// not read. Files are searched on [`SearchOptions::thread_count`]
+/// threads; the output never depends on it.
 ///
 /// `args.glob`
 /// filters files by their path relative to the target (a file target is
@@ -89,18 +95,31 @@ const NARROW: &str = "the pattern, path or glob";
 ///
 /// Text, content mode (default): per matching file, in walk order and with
 /// no blank line between files, a `[path#TAG]` header (TAG from `scheme`,
-/// equal to `read_file`'s), rows `{N} | {text}` (text cut to 200 characters
-/// plus `…`), and `… +{K} more match(es) in this file` when K matching lines
-/// were not shown; then a blank line and
-/// `{shown} matches in {F} files` or
+/// equal to `read_file`'s; the path spelled by
+/// [`crate::workspace::display_path`], as `read_file` spells it), rows
+/// `{N} | {text}` (text cut to 200 characters plus `…`), and
+/// `… +{K} more match(es) in this file` when K matching lines were not
+/// shown; then a blank line and `{shown} matches in {F} files` or
 /// `{shown} matches shown ({total} total) in {F} files`.
 /// files_with_matches: one path per line, blank line, `{F} files`.
 /// count: `{path}:{n}` per line, blank line, `{total} matches in {F} files`.
 /// Any reason the answer is incomplete follows the summary in parentheses,
-/// joined by `; `: the result cap, files cut by `max_per_file`, the walk's
-/// entry or time limit, cancellation, and the count of skipped files by
-/// cause. Without hits: `no matches for '{pattern}' under {display}` plus
-/// the same reasons. The text is finally cut to `max_output_bytes`.
+/// joined by `; `: the output budget, the result cap, files cut by
+/// `max_per_file`, the walk's entry or time limit, cancellation, the count
+/// of skipped files by cause, and unreadable directories. Without hits:
+/// `no matches for '{pattern}' under {display}` plus the same reasons.
+///
+/// The output budget: the text shows the longest run of leading rows (a
+/// file's header travels with its first row; one line per file in the
+/// other modes) that fits in `max_output_bytes` together with the closing
+/// `… more` line of a file shown in part and the summary. A row is never
+/// cut and the summary always ends the text. When rows were left out the summary adds
+/// `output budget of {N} bytes reached; narrow the pattern, path or glob to
+/// see the rest` (in place of the result cap's reason), and every count,
+/// in the text and in the structured data, describes the rows shown:
+/// `{total}` and the `… more` lines cover the files shown, and a file the
+/// budget cut is not counted as cut by `max_per_file`. Skip counts cover
+/// the whole search.
 ///
 /// Structured:
 /// ```json
@@ -110,15 +129,22 @@ const NARROW: &str = "the pattern, path or glob";
 ///             "more": 1}],
 ///  "shown": 2, "total": 3 | null, "files_matched": 1,
 ///  "files_cut_by_max_per_file": 1,
-///  "skipped": {"binary": 0, "not_utf8": 0, "too_large": 0, "unreadable": 0},
-///  "stop": null | "result_limit" | "scan_limit" | "time_limit" | "cancelled"}
+///  "skipped": {"binary": 0, "not_utf8": 0, "too_large": 0, "unreadable": 0,
+///              "special": 0, "unreadable_dirs": 0},
+///  "stop": null | "output_budget" | "result_limit" | "scan_limit"
+///          | "time_limit" | "cancelled"}
 /// ```
-/// `tag` is set in content mode only; `count` and `total` are null in
-/// files_with_matches mode, which stops reading a file at its first match.
+/// `files` lists the files shown with the rows shown (`path` unquoted);
+/// `shown` counts rows in content mode and files otherwise. `tag` is set in
+/// content mode only; `count` and `total` are null in files_with_matches
+/// mode, which stops reading a file at its first match. `stop` is
+/// `"output_budget"` whenever the budget left rows out, else the reason the
+/// search itself stopped.
 ///
-/// Errors ([`ErrorKind::InvalidArguments`], before any file I/O):
+/// Errors: [`ErrorKind::InvalidArguments`], before any file I/O,
 /// `invalid pattern '{pattern}': {regex error}` and
-/// `invalid glob '{glob}': …`.
+/// `invalid glob '{glob}': …`; then [`ErrorKind::NotARegularFile`] when the
+/// target is a FIFO, socket or device (refused without being opened).
 pub fn grep(
     scope: &SearchScope,
     args: &GrepArgs,
@@ -144,25 +170,32 @@ pub fn grep_with(
     options: &SearchOptions,
 ) -> ToolResult<Outcome> {
     let request = Request::compile(args, scheme)?;
+    check_target(scope.target, scope.display)?;
+    let base = raw_path(scope.display);
     let limits = Limits::start(options);
-    let mut collector = Collector::new(&request, scope.display);
+    let mut collector = Collector::new(&request, &base, scope.display);
     let walk_stop = if options.thread_count() <= 1 || is_file(scope.target) {
-        run_inline(scope, &request, &limits, &mut collector)
+        run_inline(scope, &base, &request, &limits, &mut collector)
     } else {
         run_parallel(
             scope,
+            &base,
             &request,
             &limits,
             &mut collector,
             options.thread_count(),
         )
     };
-    let stop = collector.stop.or(walk_stop);
-    let text = collector.render(stop, &limits);
-    let structured = collector.structured(stop);
+    let answer = Answer {
+        collector: &collector,
+        stop: collector.stop.or(walk_stop),
+        limits: &limits,
+        budget: max_output_bytes,
+    };
+    let view = answer.fit();
     Ok(Outcome::new(
-        truncate_to_budget(text, max_output_bytes),
-        structured,
+        truncate_to_budget(answer.render(&view), max_output_bytes),
+        answer.structured(&view),
     ))
 }
 
@@ -244,23 +277,28 @@ impl Request {
         }
     }
 
-    /// Whether the glob filter (if any) selects this file.
-    fn selects(&self, file: &WalkedFile, display: &str) -> bool {
+    /// Whether the glob filter (if any) selects this file; `base` is the
+    /// target's unquoted workspace-relative path.
+    fn selects(&self, file: &WalkedFile, base: &str) -> bool {
         match &self.glob {
             None => true,
-            Some(glob) if file.relative.is_empty() => glob.matches(display),
+            Some(glob) if file.relative.is_empty() => glob.matches(base),
             Some(glob) => glob.matches(&file.relative),
         }
     }
 }
 
-/// Why a file was not searched.
+/// Why a file (or directory) was not searched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Skip {
     Binary,
     NotUtf8,
     TooLarge,
     Unreadable,
+    /// A FIFO, socket or device.
+    Special,
+    /// A directory the walk could not read.
+    UnreadableDir,
 }
 
 /// A matching line kept for display.
@@ -287,10 +325,13 @@ enum Scan {
 
 /// A file in the answer.
 struct Hit {
+    /// Workspace-relative, unquoted.
     path: String,
     tag: Option<SnapshotTag>,
     total: usize,
     lines: Vec<MatchLine>,
+    /// `max_per_file` kept some of its matching lines out.
+    cut_by_per_file: bool,
 }
 
 #[derive(Debug, Default, Clone, Copy)]
@@ -299,6 +340,8 @@ struct Skipped {
     not_utf8: usize,
     too_large: usize,
     unreadable: usize,
+    special: usize,
+    unreadable_dirs: usize,
 }
 
 impl Skipped {
@@ -308,58 +351,78 @@ impl Skipped {
             Skip::NotUtf8 => self.not_utf8 += 1,
             Skip::TooLarge => self.too_large += 1,
             Skip::Unreadable => self.unreadable += 1,
+            Skip::Special => self.special += 1,
+            Skip::UnreadableDir => self.unreadable_dirs += 1,
         }
     }
 
-    fn total(&self) -> usize {
-        self.binary + self.not_utf8 + self.too_large + self.unreadable
+    /// Skipped files (directories are counted apart).
+    fn files(&self) -> usize {
+        self.binary + self.not_utf8 + self.too_large + self.unreadable + self.special
     }
 
-    fn describe(&self) -> Option<String> {
-        let total = self.total();
-        if total == 0 {
-            return None;
-        }
-        let parts: Vec<String> = [
-            (self.binary, "binary"),
-            (self.not_utf8, "not UTF-8"),
-            (self.too_large, "over 5 MiB"),
-            (self.unreadable, "unreadable"),
-        ]
-        .iter()
-        .filter(|(n, _)| *n > 0)
-        .map(|(n, why)| format!("{n} {why}"))
-        .collect();
-        Some(format!(
-            "{} skipped: {}",
-            plural(total, "file", "files"),
-            parts.join(", ")
-        ))
+    /// The reasons for the summary: skipped files by cause, then
+    /// unreadable directories.
+    fn describe(&self) -> impl Iterator<Item = String> {
+        let total = self.files();
+        let files = (total > 0).then(|| {
+            let parts: Vec<String> = [
+                (self.binary, "binary"),
+                (self.not_utf8, "not UTF-8"),
+                (self.too_large, "over 5 MiB"),
+                (self.unreadable, "unreadable"),
+                (self.special, "special (FIFO, socket or device)"),
+            ]
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, why)| format!("{n} {why}"))
+            .collect();
+            format!(
+                "{} skipped: {}",
+                plural(total, "file", "files"),
+                parts.join(", ")
+            )
+        });
+        files
+            .into_iter()
+            .chain(unreadable_dirs_reason(self.unreadable_dirs))
+    }
+
+    fn structured(&self) -> Value {
+        json!({
+            "binary": self.binary,
+            "not_utf8": self.not_utf8,
+            "too_large": self.too_large,
+            "unreadable": self.unreadable,
+            "special": self.special,
+            "unreadable_dirs": self.unreadable_dirs,
+        })
     }
 }
 
 /// Consumes per-file results in walk order and applies the caps.
 struct Collector<'a> {
     request: &'a Request,
+    /// The target's unquoted workspace-relative path.
+    base: &'a str,
+    /// The target as the model sees it (for the no-match line).
     display: &'a str,
     hits: Vec<Hit>,
     /// Results spent against `max_results`.
-    shown: usize,
-    /// Files whose lines were cut by `max_per_file` (content mode).
-    cut_by_per_file: usize,
+    spent: usize,
     skipped: Skipped,
     /// Set when a cap, the deadline or cancellation stopped consumption.
     stop: Option<Stop>,
 }
 
 impl<'a> Collector<'a> {
-    fn new(request: &'a Request, display: &'a str) -> Collector<'a> {
+    fn new(request: &'a Request, base: &'a str, display: &'a str) -> Collector<'a> {
         Collector {
             request,
+            base,
             display,
             hits: Vec::new(),
-            shown: 0,
-            cut_by_per_file: 0,
+            spent: 0,
             skipped: Skipped::default(),
             stop: None,
         }
@@ -377,22 +440,21 @@ impl<'a> Collector<'a> {
             Scan::Hit { total, lines, tag } => (total, lines, tag),
         };
         let retain = self.request.retain();
-        if retain > 0 && total > lines.len() {
-            self.cut_by_per_file += 1;
-        }
-        let remaining = self.request.max_results - self.shown;
+        let cut_by_per_file = retain > 0 && total > lines.len();
+        let remaining = self.request.max_results - self.spent;
         lines.truncate(remaining);
-        self.shown += match self.request.mode {
+        self.spent += match self.request.mode {
             OutputMode::Content => lines.len(),
             OutputMode::FilesWithMatches | OutputMode::Count => 1,
         };
         self.hits.push(Hit {
-            path: workspace_path(self.display, relative),
+            path: workspace_path(self.base, relative),
             tag,
             total,
             lines,
+            cut_by_per_file,
         });
-        if self.shown >= self.request.max_results {
+        if self.spent >= self.request.max_results {
             return self.halt(Stop::ResultLimit);
         }
         ControlFlow::Continue(())
@@ -412,127 +474,266 @@ impl<'a> Collector<'a> {
         self.stop = Some(stop);
         ControlFlow::Break(stop)
     }
+}
 
-    fn total_matches(&self) -> usize {
-        self.hits.iter().map(|h| h.total).sum()
+/// The part of the collected hits a reply shows: the first `files` hits,
+/// all their kept lines except in the last one, which shows `last_rows`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct View {
+    files: usize,
+    last_rows: usize,
+    /// The output budget left rows out.
+    cut: bool,
+}
+
+/// A finished search, ready to be fitted to the budget and rendered.
+struct Answer<'c, 'a> {
+    collector: &'c Collector<'a>,
+    stop: Option<Stop>,
+    limits: &'c Limits,
+    budget: usize,
+}
+
+impl Answer<'_, '_> {
+    fn hits(&self) -> &[Hit] {
+        &self.collector.hits
     }
 
-    fn reasons(&self, stop: Option<Stop>, limits: &Limits) -> Vec<String> {
-        let mut reasons: Vec<String> = stop.iter().map(|s| s.describe(NARROW, limits)).collect();
-        if self.cut_by_per_file > 0 {
+    fn mode(&self) -> OutputMode {
+        self.collector.request.mode
+    }
+
+    /// The header or the one line that names a hit.
+    fn head(&self, hit: &Hit) -> String {
+        let path = display_path(&hit.path);
+        match self.mode() {
+            OutputMode::Content => match hit.tag {
+                Some(tag) => header(&path, tag),
+                None => path.into_owned(),
+            },
+            OutputMode::FilesWithMatches => path.into_owned(),
+            OutputMode::Count => format!("{path}:{}", hit.total),
+        }
+    }
+
+    /// Rows of `hits[i]` shown under `view`.
+    fn rows(&self, view: &View, i: usize) -> usize {
+        if i + 1 == view.files {
+            view.last_rows
+        } else {
+            self.hits()[i].lines.len()
+        }
+    }
+
+    /// The view showing everything, or as much as the budget allows.
+    fn fit(&self) -> View {
+        let hits = self.hits();
+        // One unit per row in content mode (a file's header goes with its
+        // first row, its `… more` line with its last kept row); one per
+        // file otherwise. `owner[k]` is the view after unit k.
+        let mut units = Vec::new();
+        let mut owner = Vec::new();
+        for (i, hit) in hits.iter().enumerate() {
+            let head = self.head(hit).len() + 1;
+            if self.mode() != OutputMode::Content {
+                units.push(head);
+                owner.push((i, hit.lines.len()));
+                continue;
+            }
+            for (j, line) in hit.lines.iter().enumerate() {
+                let mut unit = row(line).len();
+                if j == 0 {
+                    unit += head;
+                }
+                if j + 1 == hit.lines.len() {
+                    unit += more_line(hit.total, j + 1).map_or(0, |m| m.len());
+                }
+                units.push(unit);
+                owner.push((i, j + 1));
+            }
+        }
+        let view_at = |k: usize, cut: bool| match k.checked_sub(1).map(|u| owner[u]) {
+            Some((i, rows)) => View {
+                files: i + 1,
+                last_rows: rows,
+                cut,
+            },
+            None => View {
+                files: 0,
+                last_rows: 0,
+                cut,
+            },
+        };
+        let Fit { shown, cut } = fit(&units, self.budget, |k, cut| {
+            let view = view_at(k, cut);
+            // A file shown in part closes with its own `… more` line.
+            let partial = match view.files.checked_sub(1) {
+                Some(i) if view.last_rows < hits[i].lines.len() => {
+                    more_line(hits[i].total, view.last_rows).map_or(0, |m| m.len())
+                }
+                _ => 0,
+            };
+            partial + listing_tail(k, self.summary(&view).len())
+        });
+        view_at(shown, cut)
+    }
+
+    /// Matching lines in the files shown.
+    fn total(&self, view: &View) -> usize {
+        self.hits()[..view.files].iter().map(|h| h.total).sum()
+    }
+
+    /// Rows shown (content mode) or files shown (other modes).
+    fn shown(&self, view: &View) -> usize {
+        match self.mode() {
+            OutputMode::Content => (0..view.files).map(|i| self.rows(view, i)).sum(),
+            OutputMode::FilesWithMatches | OutputMode::Count => view.files,
+        }
+    }
+
+    /// Files shown with every kept line whose lines `max_per_file` cut.
+    fn cut_by_per_file(&self, view: &View) -> usize {
+        (0..view.files)
+            .filter(|&i| {
+                let hit = &self.hits()[i];
+                hit.cut_by_per_file && self.rows(view, i) == hit.lines.len()
+            })
+            .count()
+    }
+
+    fn reasons(&self, view: &View) -> Vec<String> {
+        let mut reasons = Vec::new();
+        if view.cut {
+            reasons.push(budget_reason(self.budget, NARROW));
+        }
+        // Under a budget cut, more results would not have been shown anyway.
+        if let Some(stop) = self.stop.filter(|s| !(view.cut && *s == Stop::ResultLimit)) {
+            reasons.push(stop.describe(NARROW, self.limits));
+        }
+        let cut = self.cut_by_per_file(view);
+        if cut > 0 {
             reasons.push(format!(
                 "{} cut at max_per_file; raise max_per_file or narrow the pattern",
-                plural(self.cut_by_per_file, "file", "files")
+                plural(cut, "file", "files")
             ));
         }
-        reasons.extend(self.skipped.describe());
+        reasons.extend(self.collector.skipped.describe());
         reasons
     }
 
-    fn render(&self, stop: Option<Stop>, limits: &Limits) -> String {
-        use std::fmt::Write;
-        let reasons = self.reasons(stop, limits);
-        if self.hits.is_empty() {
+    /// The last line of the reply.
+    fn summary(&self, view: &View) -> String {
+        let reasons = self.reasons(view);
+        if self.hits().is_empty() {
             return with_reasons(
                 format!(
                     "no matches for '{}' under {}",
-                    self.request.pattern, self.display
+                    self.collector.request.pattern, self.collector.display
                 ),
                 &reasons,
             );
         }
-        let files = plural(self.hits.len(), "file", "files");
-        let mut body = String::new();
-        let counts = match self.request.mode {
+        let files = plural(view.files, "file", "files");
+        let counts = match self.mode() {
             OutputMode::Content => {
-                for hit in &self.hits {
-                    let path = printable(&hit.path);
-                    match hit.tag {
-                        Some(tag) => body.push_str(&header(&path, tag)),
-                        None => body.push_str(&path),
-                    }
-                    body.push('\n');
-                    for line in &hit.lines {
-                        let _ = writeln!(body, "{} | {}", line.line, line.text);
-                    }
-                    let more = hit.total - hit.lines.len();
-                    if more > 0 {
-                        let _ = writeln!(
-                            body,
-                            "… +{} in this file",
-                            plural(more, "more match", "more matches")
-                        );
-                    }
-                }
-                let total = self.total_matches();
-                if total == self.shown {
-                    format!("{} in {files}", plural(self.shown, "match", "matches"))
+                let shown = self.shown(view);
+                let total = self.total(view);
+                if total == shown {
+                    format!("{} in {files}", plural(shown, "match", "matches"))
                 } else {
                     format!(
                         "{} shown ({total} total) in {files}",
-                        plural(self.shown, "match", "matches")
+                        plural(shown, "match", "matches")
                     )
                 }
             }
-            OutputMode::FilesWithMatches => {
-                for hit in &self.hits {
-                    let _ = writeln!(body, "{}", printable(&hit.path));
-                }
-                files
-            }
-            OutputMode::Count => {
-                for hit in &self.hits {
-                    let _ = writeln!(body, "{}:{}", printable(&hit.path), hit.total);
-                }
-                format!(
-                    "{} in {files}",
-                    plural(self.total_matches(), "match", "matches")
-                )
-            }
+            OutputMode::FilesWithMatches => files,
+            OutputMode::Count => format!(
+                "{} in {files}",
+                plural(self.total(view), "match", "matches")
+            ),
         };
-        format!("{body}\n{}", with_reasons(counts, &reasons))
+        with_reasons(counts, &reasons)
     }
 
-    fn structured(&self, stop: Option<Stop>) -> Value {
-        let counted = self.request.mode != OutputMode::FilesWithMatches;
-        let files: Vec<Value> = self
-            .hits
+    fn render(&self, view: &View) -> String {
+        let mut body = String::new();
+        for (i, hit) in self.hits()[..view.files].iter().enumerate() {
+            body.push_str(&self.head(hit));
+            body.push('\n');
+            if self.mode() == OutputMode::Content {
+                let rows = self.rows(view, i);
+                for line in &hit.lines[..rows] {
+                    body.push_str(&row(line));
+                }
+                if let Some(more) = more_line(hit.total, rows) {
+                    body.push_str(&more);
+                }
+            }
+        }
+        let summary = self.summary(view);
+        if body.is_empty() {
+            summary
+        } else {
+            format!("{body}\n{summary}")
+        }
+    }
+
+    fn structured(&self, view: &View) -> Value {
+        let counted = self.mode() != OutputMode::FilesWithMatches;
+        let files: Vec<Value> = self.hits()[..view.files]
             .iter()
-            .map(|hit| {
+            .enumerate()
+            .map(|(i, hit)| {
+                let rows = self.rows(view, i);
                 json!({
                     "path": hit.path,
                     "tag": hit.tag.map(|t| t.to_string()),
                     "count": counted.then_some(hit.total),
-                    "matches": hit.lines.iter().map(|l| json!({"line": l.line, "text": l.text})).collect::<Vec<_>>(),
-                    "more": if counted { hit.total - hit.lines.len() } else { 0 },
+                    "matches": hit.lines[..rows].iter().map(|l| json!({"line": l.line, "text": l.text})).collect::<Vec<_>>(),
+                    "more": if counted { hit.total - rows } else { 0 },
                 })
             })
             .collect();
         json!({
-            "mode": match self.request.mode {
+            "mode": match self.mode() {
                 OutputMode::Content => "content",
                 OutputMode::FilesWithMatches => "files_with_matches",
                 OutputMode::Count => "count",
             },
             "files": files,
-            "shown": self.shown,
-            "total": counted.then(|| self.total_matches()),
-            "files_matched": self.hits.len(),
-            "files_cut_by_max_per_file": self.cut_by_per_file,
-            "skipped": {
-                "binary": self.skipped.binary,
-                "not_utf8": self.skipped.not_utf8,
-                "too_large": self.skipped.too_large,
-                "unreadable": self.skipped.unreadable,
-            },
-            "stop": stop.map(Stop::name),
+            "shown": self.shown(view),
+            "total": counted.then(|| self.total(view)),
+            "files_matched": view.files,
+            "files_cut_by_max_per_file": self.cut_by_per_file(view),
+            "skipped": self.collector.skipped.structured(),
+            "stop": if view.cut { Some(OUTPUT_BUDGET) } else { self.stop.map(Stop::name) },
         })
     }
+}
+
+/// A content-mode row: `{N} | {text}` and its line break.
+fn row(line: &MatchLine) -> String {
+    format!("{} | {}\n", line.line, line.text)
+}
+
+/// The `… +K more match(es) in this file` line (with its line break) for a
+/// file with `total` matching lines of which `shown` are shown; `None` when
+/// all are shown.
+fn more_line(total: usize, shown: usize) -> Option<String> {
+    let more = total - shown;
+    (more > 0).then(|| {
+        format!(
+            "… +{} in this file\n",
+            plural(more, "more match", "more matches")
+        )
+    })
 }
 
 /// Walk, search and collect on the calling thread.
 fn run_inline(
     scope: &SearchScope,
+    base: &str,
     request: &Request,
     limits: &Limits,
     collector: &mut Collector,
@@ -543,16 +744,26 @@ fn run_inline(
         request.include_hidden,
         limits,
         |item| match item {
-            WalkItem::Unreadable => collector.take_item(Err(Skip::Unreadable)),
-            WalkItem::File(file) => {
-                if !request.selects(&file, scope.display) {
-                    return ControlFlow::Continue(());
-                }
+            WalkItem::Unreadable { directory } => collector.take_item(Err(unreadable(directory))),
+            WalkItem::Special(file) if request.selects(&file, base) => {
+                collector.take_item(Err(Skip::Special))
+            }
+            WalkItem::File(file) if request.selects(&file, base) => {
                 let scan = scanner.scan(&file.absolute, limits);
                 collector.take(&file.relative, scan)
             }
+            WalkItem::Special(_) | WalkItem::File(_) => ControlFlow::Continue(()),
         },
     )
+}
+
+/// The skip bucket of an entry the walk could not read.
+fn unreadable(directory: bool) -> Skip {
+    if directory {
+        Skip::UnreadableDir
+    } else {
+        Skip::Unreadable
+    }
 }
 
 /// Files handed out in one batch: fewer wake-ups than one file at a time,
@@ -651,6 +862,7 @@ fn search_batch(scanner: &mut Scanner, batch: Batch, limits: &Limits, halted: &A
 /// collect in walk order on the calling thread.
 fn run_parallel(
     scope: &SearchScope,
+    base: &str,
     request: &Request,
     limits: &Limits,
     collector: &mut Collector,
@@ -693,11 +905,12 @@ fn run_parallel(
             request.include_hidden,
             limits,
             |item| match item {
-                WalkItem::Unreadable => pipe.push_unreadable(),
-                WalkItem::File(file) if request.selects(&file, scope.display) => {
-                    pipe.push_file(file)
+                WalkItem::Unreadable { directory } => pipe.push_skip(unreadable(directory)),
+                WalkItem::Special(file) if request.selects(&file, base) => {
+                    pipe.push_skip(Skip::Special)
                 }
-                WalkItem::File(_) => ControlFlow::Continue(()),
+                WalkItem::File(file) if request.selects(&file, base) => pipe.push_file(file),
+                WalkItem::Special(_) | WalkItem::File(_) => ControlFlow::Continue(()),
             },
         );
         pipe.finish();
@@ -734,10 +947,12 @@ impl Pipeline<'_, '_, '_, '_> {
         self.poll()
     }
 
-    fn push_unreadable(&mut self) -> ControlFlow<Stop> {
+    /// Records an entry that is counted without being searched, in walk
+    /// order.
+    fn push_skip(&mut self, skip: Skip) -> ControlFlow<Stop> {
         let seq = self.order.issued;
         self.order.issued += 1;
-        self.order.ready.insert(seq, Err(Skip::Unreadable));
+        self.order.ready.insert(seq, Err(skip));
         self.poll()
     }
 
@@ -891,7 +1106,8 @@ impl<'a> Scanner<'a> {
 
 /// Reads a whole regular file of at most [`MAX_GREP_FILE_BYTES`] into
 /// `buffer`, never following a symbolic link and never blocking on a FIFO
-/// that replaced the file after the walk saw it.
+/// that replaced the file after the walk saw it (such a file counts as
+/// special).
 fn read_file(path: &Path, buffer: &mut Vec<u8>) -> Result<(), Skip> {
     use rustix::fs::{Mode, OFlags};
     let fd = rustix::fs::open(
@@ -903,7 +1119,11 @@ fn read_file(path: &Path, buffer: &mut Vec<u8>) -> Result<(), Skip> {
     let file = File::from(fd);
     let metadata = file.metadata().map_err(|_| Skip::Unreadable)?;
     if !metadata.is_file() {
-        return Err(Skip::Unreadable);
+        return Err(if metadata.is_dir() {
+            Skip::Unreadable
+        } else {
+            Skip::Special
+        });
     }
     let size = metadata.len();
     if size > MAX_GREP_FILE_BYTES {

@@ -211,7 +211,7 @@ fn case52_binary_and_oversized_files_are_skipped_and_counted() {
     );
     assert_eq!(
         out.structured["skipped"],
-        json!({"binary": 1, "not_utf8": 0, "too_large": 1, "unreadable": 0})
+        json!({"binary": 1, "not_utf8": 0, "too_large": 1, "unreadable": 0, "special": 0, "unreadable_dirs": 0})
     );
     // Exactly 5 MiB is still searched.
     big.truncate(MAX_GREP_FILE_BYTES as usize);
@@ -572,12 +572,15 @@ fn scan_and_time_limits_are_reported() {
 }
 
 #[test]
-fn output_is_fitted_to_the_budget() {
+fn a_budget_too_small_for_the_summary_falls_back_to_the_last_resort_cut() {
+    // Nothing fits, not even the summary: the last-resort cut applies.
     let ws = Ws::new(&[("a.txt", b"needle\n")]);
     let path = ws.path(".");
     let out = grep(&ws.scope(&path, "."), &args("needle"), TagScheme::Rho, 8).unwrap();
-    let full = format!("[a.txt#{}]", tag(b"needle\n"));
-    assert_eq!(out.text, format!("{}\n[truncated]", &full[..8]));
+    assert_eq!(out.text, "0 matche\n[truncated]");
+    assert_eq!(out.structured["shown"], json!(0));
+    assert_eq!(out.structured["files"], json!([]));
+    assert_eq!(out.structured["stop"], json!("output_budget"));
 }
 
 #[test]
@@ -592,7 +595,8 @@ fn structured_shape() {
             "files": [{"path": "a.txt", "tag": tag(bytes), "count": 2,
                        "matches": [{"line": 1, "text": "x1"}, {"line": 2, "text": "x2"}], "more": 0}],
             "shown": 2, "total": 2, "files_matched": 1, "files_cut_by_max_per_file": 0,
-            "skipped": {"binary": 0, "not_utf8": 0, "too_large": 0, "unreadable": 0},
+            "skipped": {"binary": 0, "not_utf8": 0, "too_large": 0, "unreadable": 0,
+                        "special": 0, "unreadable_dirs": 0},
             "stop": null,
         })
     );
@@ -760,4 +764,370 @@ fn parallel_output_is_deterministic() {
             }
         }
     }
+}
+
+/// Runs grep with 1 and 3 threads under `budget`, checks both agree and
+/// that the text fits, returns one.
+fn run_budget(ws: &Ws, target: &str, args: &GrepArgs, budget: usize) -> Outcome {
+    let path = ws.path(target);
+    let scope = ws.scope(&path, target);
+    let run = |threads| {
+        let options = SearchOptions {
+            threads: Some(threads),
+            ..SearchOptions::default()
+        };
+        grep_with(&scope, args, TagScheme::Rho, budget, &options).unwrap()
+    };
+    let one = run(1);
+    assert_eq!(one, run(3), "1-thread and 3-thread runs differ");
+    assert!(one.text.len() <= budget, "{} > {budget}", one.text.len());
+    one
+}
+
+const BUDGET_REASON: &str = "narrow the pattern, path or glob to see the rest";
+
+/// Regression (tester report): with many hits the content-mode reply was
+/// cut mid-row, the summary and its skip counts were lost, and
+/// `structured.shown` counted rows the text did not hold.
+#[test]
+fn budget_stops_at_whole_rows_and_keeps_the_summary() {
+    let ws = Ws::new(&[("bin.dat", b"1\0")]);
+    let mut numbers = String::new();
+    for n in 1..=20_000 {
+        numbers.push_str(&format!("{n}\n"));
+    }
+    for f in 0..12 {
+        ws.write(&format!("s{f:02}.txt"), numbers.as_bytes());
+    }
+    let a = GrepArgs {
+        max_results: Some(1000),
+        max_per_file: Some(100),
+        ..args("1")
+    };
+    for budget in [2000, 4321, 8000] {
+        let out = run_budget(&ws, ".", &a, budget);
+        let (body, summary) = out.text.rsplit_once("\n\n").unwrap();
+        assert!(
+            summary.contains(&format!(
+                " (output budget of {budget} bytes reached; {BUDGET_REASON}; "
+            )),
+            "{summary}"
+        );
+        assert!(
+            summary.ends_with("; 1 file skipped: 1 binary)"),
+            "{summary}"
+        );
+        // Every line is a whole header, row or `… more` line.
+        let (mut headers, mut rows, mut more) = (0usize, 0usize, 0usize);
+        for line in body.lines() {
+            if line.starts_with("[s") && line.ends_with(']') {
+                headers += 1;
+            } else if let Some((n, text)) = line.split_once(" | ") {
+                assert_eq!(n.parse::<usize>().unwrap().to_string(), text, "{line}");
+                rows += 1;
+            } else {
+                assert!(
+                    line.starts_with("… +") && line.ends_with(" in this file"),
+                    "{line}"
+                );
+                more += 1;
+            }
+        }
+        assert_eq!(more, headers, "each file shown has more matches");
+        let s = &out.structured;
+        assert_eq!(s["shown"], json!(rows));
+        assert_eq!(s["files_matched"], json!(headers));
+        assert_eq!(s["files"].as_array().unwrap().len(), headers);
+        let listed: usize = s["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["matches"].as_array().unwrap().len())
+            .sum();
+        assert_eq!(listed, rows);
+        // 13,439 lines of 1..=20,000 hold a "1"; totals cover files shown.
+        assert_eq!(s["total"], json!(13_439 * headers));
+        assert_eq!(s["stop"], json!("output_budget"));
+        assert_eq!(s["skipped"]["binary"], json!(1));
+        let counts = if rows == 13_439 * headers {
+            format!("{rows} matches in {headers} file")
+        } else {
+            format!(
+                "{rows} matches shown ({} total) in {}",
+                13_439 * headers,
+                plural(headers, "file", "files")
+            )
+        };
+        assert!(summary.starts_with(&counts), "{summary} / {counts}");
+        // The result cap is not blamed: the budget bound first.
+        assert!(!summary.contains("max_results"), "{summary}");
+        // Files cut by max_per_file are only those shown in full.
+        let full = s["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["matches"].as_array().unwrap().len() == 100)
+            .count();
+        assert_eq!(s["files_cut_by_max_per_file"], json!(full));
+    }
+}
+
+#[test]
+fn budget_cut_exact_text() {
+    let row = format!("x{}", "y".repeat(59));
+    let bytes = format!("{row}\n{row}\n{row}\n");
+    let long = format!("{}\n", "x".repeat(300));
+    let ws = Ws::new(&[("a.txt", bytes.as_bytes()), ("b.txt", long.as_bytes())]);
+    let t = tag(bytes.as_bytes());
+    let full = format!(
+        "[a.txt#{t}]\n1 | {row}\n2 | {row}\n3 | {row}\n[b.txt#{}]\n1 | {}…\n\n4 matches in 2 files",
+        tag(long.as_bytes()),
+        "x".repeat(200)
+    );
+    assert_eq!(run_budget(&ws, ".", &args("x"), full.len()).text, full);
+    // Below that, the longest prefix of rows that fits with the closing
+    // `… more` line and the summary naming the budget.
+    let cut = |budget: usize, k: usize| {
+        let reason = format!("output budget of {budget} bytes reached; {BUDGET_REASON}");
+        match k {
+            0 => format!("0 matches in 0 files ({reason})"),
+            1 => format!(
+                "[a.txt#{t}]\n1 | {row}\n… +2 more matches in this file\n\n\
+                 1 match shown (3 total) in 1 file ({reason})"
+            ),
+            2 => format!(
+                "[a.txt#{t}]\n1 | {row}\n2 | {row}\n… +1 more match in this file\n\n\
+                 2 matches shown (3 total) in 1 file ({reason})"
+            ),
+            _ => format!(
+                "[a.txt#{t}]\n1 | {row}\n2 | {row}\n3 | {row}\n\n3 matches in 1 file ({reason})"
+            ),
+        }
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    for budget in (cut(100, 0).len()..full.len()).rev() {
+        let expected = (0..=3)
+            .rev()
+            .map(|k| cut(budget, k))
+            .find(|text| text.len() <= budget)
+            .unwrap();
+        let out = run_budget(&ws, ".", &args("x"), budget);
+        assert_eq!(out.text, expected, "budget {budget}");
+        let shown = out.structured["shown"].as_u64().unwrap();
+        seen.insert(shown);
+        assert_eq!(out.structured["stop"], json!("output_budget"));
+        assert_eq!(out.structured["files_matched"], json!(u64::from(shown > 0)));
+        if shown > 0 {
+            assert_eq!(out.structured["total"], json!(3));
+            assert_eq!(out.structured["files"][0]["more"], json!(3 - shown));
+        }
+    }
+    assert_eq!(seen.into_iter().collect::<Vec<_>>(), [0, 1, 2, 3]);
+}
+
+#[test]
+fn budget_applies_per_file_in_the_other_modes() {
+    let names: Vec<String> = (0..10)
+        .map(|i| format!("long-file-name-{i:02}.txt"))
+        .collect();
+    let ws = Ws::new(&[]);
+    for name in &names {
+        ws.write(name, b"x\nx\n");
+    }
+    let modes = [
+        (OutputMode::FilesWithMatches, "", "{k} files"),
+        (OutputMode::Count, ":2", "{2k} matches in {k} files"),
+    ];
+    for (mode, suffix, counts) in modes {
+        let a = GrepArgs {
+            output_mode: Some(mode),
+            ..args("x")
+        };
+        let listing = |budget: usize, k: usize| {
+            let counts = counts
+                .replace("{2k}", &(2 * k).to_string())
+                .replace("{k}", &k.to_string())
+                .replace("1 files", "1 file");
+            let rows: String = names[..k]
+                .iter()
+                .map(|n| format!("{n}{suffix}\n"))
+                .collect();
+            let sep = if k > 0 { "\n" } else { "" };
+            format!(
+                "{rows}{sep}{counts} (output budget of {budget} bytes reached; {BUDGET_REASON})"
+            )
+        };
+        for budget in [140, 180, 228] {
+            let expected = (0..10)
+                .rev()
+                .map(|k| listing(budget, k))
+                .find(|text| text.len() <= budget)
+                .unwrap();
+            let out = run_budget(&ws, ".", &a, budget);
+            assert_eq!(out.text, expected, "{mode:?} {budget}");
+            let k = out.structured["files_matched"].as_u64().unwrap();
+            assert!((1..10).contains(&k), "{budget}");
+            assert_eq!(out.structured["shown"], json!(k));
+            assert_eq!(out.structured["files"].as_array().unwrap().len() as u64, k);
+            if mode == OutputMode::Count {
+                assert_eq!(out.structured["total"], json!(2 * k));
+            }
+        }
+    }
+}
+
+#[test]
+fn budget_keeps_walk_stops_but_replaces_the_result_cap() {
+    let ws = Ws::new(&[]);
+    for i in 0..10 {
+        ws.write(&format!("{}-{i}.txt", "n".repeat(28)), b"x\n");
+    }
+    let fwm = GrepArgs {
+        output_mode: Some(OutputMode::FilesWithMatches),
+        ..args("x")
+    };
+    let capped = GrepArgs {
+        max_results: Some(8),
+        ..fwm.clone()
+    };
+    let out = run_budget(&ws, ".", &capped, 250);
+    let summary = out.text.rsplit_once("\n\n").unwrap().1;
+    assert_eq!(
+        summary,
+        format!("4 files (output budget of 250 bytes reached; {BUDGET_REASON})")
+    );
+    assert_eq!(out.structured["stop"], json!("output_budget"));
+    // Without the budget the cap is reported as before.
+    let out = run_budget(&ws, ".", &capped, 64_000);
+    assert!(
+        out.text.ends_with(&format!("8 files ({RESULT_CAP})")),
+        "{}",
+        out.text
+    );
+    // The walk's own limits are still reported after the budget.
+    let small = SearchOptions {
+        max_entries: 8,
+        ..SearchOptions::default()
+    };
+    let path = ws.path(".");
+    let out = grep_with(&ws.scope(&path, "."), &fwm, TagScheme::Rho, 250, &small).unwrap();
+    let summary = out.text.rsplit_once("\n\n").unwrap().1;
+    assert_eq!(
+        summary,
+        format!(
+            "2 files (output budget of 250 bytes reached; {BUDGET_REASON}; \
+             walk stopped after 8 entries; search a narrower path)"
+        )
+    );
+    assert!(out.text.len() <= 250);
+    assert_eq!(out.structured["stop"], json!("output_budget"));
+}
+
+/// Regression (tester report): a FIFO named as the path gave a clean
+/// "no matches" (it must be refused without blocking), and special files
+/// in a walk were dropped silently.
+#[cfg(unix)]
+#[test]
+fn special_files_are_refused_as_targets_and_counted_in_walks() {
+    use rustix::fs::{CWD, Mode, mkfifoat};
+    let ws = Ws::new(&[("a.txt", b"x\n")]);
+    mkfifoat(CWD, ws.path("p"), Mode::RUSR | Mode::WUSR).unwrap();
+    mkfifoat(CWD, ws.path("q.log"), Mode::RUSR | Mode::WUSR).unwrap();
+    let _socket = std::os::unix::net::UnixListener::bind(ws.path("s.sock")).unwrap();
+    let path = ws.path("p");
+    let err = grep(&ws.scope(&path, "p"), &args("x"), TagScheme::Rho, 64_000).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::NotARegularFile);
+    assert_eq!(
+        err.message,
+        "p is a FIFO (named pipe), not a regular file; only regular files can be read or edited"
+    );
+    // Arguments are still checked first.
+    let err = grep(&ws.scope(&path, "p"), &args("("), TagScheme::Rho, 64_000).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::InvalidArguments);
+
+    let out = run(&ws, ".", &args("x"));
+    assert_eq!(
+        out.text,
+        format!(
+            "[a.txt#{}]\n1 | x\n\n1 match in 1 file (3 files skipped: 3 special (FIFO, socket or device))",
+            tag(b"x\n")
+        )
+    );
+    assert_eq!(out.structured["skipped"]["special"], json!(3));
+    // Only the ones the glob filter selects are counted.
+    let logs = GrepArgs {
+        glob: Some("*.log".into()),
+        ..args("x")
+    };
+    assert_eq!(
+        text(&ws, ".", &logs),
+        "no matches for 'x' under . (1 file skipped: 1 special (FIFO, socket or device))"
+    );
+}
+
+#[test]
+fn unreadable_directories_are_not_called_files() {
+    // Tests run as root, which reads any directory, so the walk's report
+    // is fed to the collector directly.
+    let request = Request::compile(&args("x"), TagScheme::Rho).unwrap();
+    let mut collector = Collector::new(&request, ".", ".");
+    let _ = collector.take_item(Err(Skip::UnreadableDir));
+    let _ = collector.take_item(Err(Skip::UnreadableDir));
+    let _ = collector.take_item(Err(Skip::Unreadable));
+    let _ = collector.take_item(Err(unreadable(true)));
+    let limits = Limits::start(&SearchOptions::default());
+    let answer = Answer {
+        collector: &collector,
+        stop: None,
+        limits: &limits,
+        budget: 64_000,
+    };
+    let view = answer.fit();
+    assert_eq!(
+        answer.render(&view),
+        "no matches for 'x' under . (1 file skipped: 1 unreadable; 3 unreadable directories skipped)"
+    );
+    assert_eq!(
+        answer.structured(&view)["skipped"]["unreadable_dirs"],
+        json!(3)
+    );
+}
+
+/// Regression (tester report): names with control characters are printed
+/// quoted, the same way `read_file` prints them; the quoted spelling is
+/// what `Workspace::resolve` reads back (tested there and end to end).
+#[test]
+fn quoted_names_use_the_shared_display_spelling() {
+    let ws = Ws::new(&[
+        ("tab\tx.txt", b"x\n"),
+        ("new\nline.txt", b"x\n"),
+        ("\"q\"", b"x\n"),
+    ]);
+    let out = run(&ws, ".", &args("x"));
+    let t = tag(b"x\n");
+    assert_eq!(
+        out.text,
+        format!(
+            "[\"\\\"q\\\"\"#{t}]\n1 | x\n[\"new\\nline.txt\"#{t}]\n1 | x\n[\"tab\\tx.txt\"#{t}]\n1 | x\n\n3 matches in 3 files"
+        )
+    );
+    assert_eq!(out.structured["files"][1]["path"], json!("new\nline.txt"));
+    // Under a quoted directory the unquoted path is joined, then quoted.
+    ws.write("d\tir/a.rs", b"x\n");
+    let path = ws.path("d\tir");
+    let fwm = GrepArgs {
+        output_mode: Some(OutputMode::FilesWithMatches),
+        glob: Some("*.rs".into()),
+        ..args("x")
+    };
+    let out = grep(&ws.scope(&path, "\"d\\tir\""), &fwm, TagScheme::Rho, 64_000).unwrap();
+    assert_eq!(out.text, "\"d\\tir/a.rs\"\n\n1 file");
+    let none = grep(
+        &ws.scope(&path, "\"d\\tir\""),
+        &args("zzz"),
+        TagScheme::Rho,
+        64_000,
+    )
+    .unwrap();
+    assert_eq!(none.text, "no matches for 'zzz' under \"d\\tir\"");
 }

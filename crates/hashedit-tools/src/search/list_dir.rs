@@ -3,9 +3,14 @@
 use hashline::truncate::truncate_to_budget;
 use serde_json::json;
 
-use super::{SearchScope, printable};
+use super::budget::{fit, listing_tail, render_listing};
+use super::{SearchScope, budget_reason};
 use crate::error::{ErrorKind, ToolError, ToolResult};
 use crate::outcome::Outcome;
+use crate::workspace::display_path;
+
+/// What `list_dir` tells the model it can narrow.
+const NARROW: &str = "the listing with glob";
 
 /// What the model reads for a directory with no entries.
 const EMPTY_DIRECTORY: &str = "(empty directory)";
@@ -22,16 +27,23 @@ struct Entry {
 /// Not recursive; hidden and ignored entries are included. Entries are
 /// sorted byte-wise by their displayed text; directories end with `/`;
 /// symbolic links are listed under their own name and never followed;
-/// anything else (FIFO, socket, device) is listed by name. A name holding a
-/// control character is shown double-quoted with Rust-style escapes
-/// (`"a\nb"`) so every entry stays on one line. Entries are joined by
-/// `\n` with no trailing newline; an empty directory gives
-/// `(empty directory)`. The text is finally cut to `max_output_bytes`.
+/// anything else (FIFO, socket, device) is listed by name. Names are
+/// spelled by [`crate::workspace::display_path`]: one holding a control
+/// character is shown double-quoted with escapes (`"a\nb"`) so every entry
+/// stays on one line (a path can quote that name as one component:
+/// `dir/"a\nb"`). Entries are joined by `\n` with no trailing newline; an
+/// empty directory gives `(empty directory)`.
+///
+/// When the listing does not fit `max_output_bytes`, the longest run of
+/// leading entries that fits with a closing line is shown, no entry cut,
+/// followed by a blank line and `{shown} of {total} entries shown (output budget of N bytes
+/// reached; narrow the listing with glob to see the rest)`.
 ///
 /// Structured: `{"path": display, "entries": [{"name": raw name (lossy
 /// UTF-8), "kind": "file" | "dir" | "symlink" | "other"}…], "total": n,
-/// "truncated": bool}`, where `entries` holds the entries whose lines fit
-/// the budget in full and `total` counts all of them.
+/// "truncated": bool}`, where `entries` holds exactly the entries shown,
+/// `total` counts all of them and `truncated` says the budget left some
+/// out.
 ///
 /// Errors: [`ErrorKind::NotARegularFile`] when the target is not a
 /// directory; I/O failures while listing map through [`ToolError::io`].
@@ -64,7 +76,7 @@ pub fn list_dir(scope: &SearchScope, max_output_bytes: usize) -> ToolResult<Outc
             Ok(t) if t.is_file() => "file",
             _ => "other",
         };
-        let mut shown = printable(&name).into_owned();
+        let mut shown = display_path(&name).into_owned();
         if kind == "dir" {
             shown.push('/');
         }
@@ -80,27 +92,39 @@ pub fn list_dir(scope: &SearchScope, max_output_bytes: usize) -> ToolResult<Outc
             structured,
         ));
     }
-    let text = entries
+    let rows: Vec<&str> = entries.iter().map(|e| e.shown.as_str()).collect();
+    let full = rows.join("\n");
+    let units: Vec<usize> = rows.iter().map(|row| row.len() + 1).collect();
+    let notice = |shown: usize| {
+        format!(
+            "{shown} of {} entries shown ({})",
+            entries.len(),
+            budget_reason(max_output_bytes, NARROW)
+        )
+    };
+    let (text, shown) = if full.len() <= max_output_bytes {
+        (full, entries.len())
+    } else {
+        // The whole listing is known not to fit: only cut layouts count.
+        let fitted = fit(&units, max_output_bytes, |k, cut| {
+            if cut {
+                listing_tail(k, notice(k).len())
+            } else {
+                usize::MAX
+            }
+        });
+        let text = render_listing(rows[..fitted.shown].iter().copied(), &notice(fitted.shown));
+        (text, fitted.shown)
+    };
+    let listed: Vec<_> = entries[..shown]
         .iter()
-        .map(|e| e.shown.as_str())
-        .collect::<Vec<_>>()
-        .join("\n");
-    let truncated = text.len() > max_output_bytes;
-    // Structured entries: those whose whole line fits the budget.
-    let mut used = 0usize;
-    let mut listed = Vec::new();
-    for (i, entry) in entries.iter().enumerate() {
-        used += entry.shown.len() + usize::from(i > 0);
-        if used > max_output_bytes {
-            break;
-        }
-        listed.push(json!({"name": entry.name, "kind": entry.kind}));
-    }
+        .map(|entry| json!({"name": entry.name, "kind": entry.kind}))
+        .collect();
     let structured = json!({
         "path": scope.display,
         "entries": listed,
         "total": entries.len(),
-        "truncated": truncated,
+        "truncated": shown < entries.len(),
     });
     Ok(Outcome::new(
         truncate_to_budget(text, max_output_bytes),
@@ -184,13 +208,51 @@ mod tests {
         );
     }
 
+    /// Regression (tester report): a long listing was cut mid-name with
+    /// `[truncated]`; it now stops at a whole entry and says how many are
+    /// shown.
     #[test]
-    fn long_listings_are_cut_to_the_budget() {
-        let ws = Ws::new(&[("aaaa", b""), ("bbbb", b""), ("cccc", b"")]);
+    fn long_listings_stop_at_whole_entries() {
+        let ws = Ws::new(&[]);
+        let names: Vec<String> = (0..12).map(|i| format!("entry-number-{i:02}")).collect();
+        for name in &names {
+            ws.write(name, b"");
+        }
+        let full = names.join("\n");
+        assert_eq!(ls(&ws, ".", full.len()).unwrap().text, full);
+        let notice = |budget: usize, k: usize| {
+            let rows: String = names[..k].iter().map(|n| format!("{n}\n")).collect();
+            let sep = if k > 0 { "\n" } else { "" };
+            format!(
+                "{rows}{sep}{k} of 12 entries shown (output budget of {budget} bytes reached; \
+                 narrow the listing with glob to see the rest)"
+            )
+        };
+        for budget in notice(100, 0).len()..full.len() {
+            let expected = (0..12)
+                .rev()
+                .map(|k| notice(budget, k))
+                .find(|text| text.len() <= budget)
+                .unwrap();
+            let out = ls(&ws, ".", budget).unwrap();
+            assert_eq!(out.text, expected, "budget {budget}");
+            let shown = out.structured["entries"].as_array().unwrap().len();
+            assert!(expected.starts_with(&names[..shown].join("\n")));
+            assert_eq!(out.structured["truncated"], json!(true));
+            assert_eq!(out.structured["total"], json!(12));
+        }
+        let out = ls(&ws, ".", 150).unwrap();
+        assert_eq!(
+            out.text,
+            format!(
+                "{}\n\n2 of 12 entries shown (output budget of 150 bytes reached; \
+                 narrow the listing with glob to see the rest)",
+                names[..2].join("\n")
+            )
+        );
+        // A budget too small for the notice: the last-resort cut.
         let out = ls(&ws, ".", 9).unwrap();
-        assert_eq!(out.text, "aaaa\nbbbb\n[truncated]");
-        assert_eq!(out.structured["truncated"], json!(true));
-        assert_eq!(out.structured["entries"].as_array().unwrap().len(), 2);
-        assert_eq!(out.structured["total"], json!(3));
+        assert_eq!(out.text, "0 of 12 e\n[truncated]");
+        assert_eq!(out.structured["entries"], json!([]));
     }
 }

@@ -10,9 +10,21 @@
 //! and caps follow Rho (reference-rho.md §4, §5, §10); the prose is ours,
 //! and product.md §3 item 7 adds three improvements: `grep` searches a file
 //! named by `path`, files it skips are counted in its summary, and `glob`
-//! prints workspace-relative paths like `grep`.
+//! prints workspace-relative paths like `grep`. A FIFO, socket or device
+//! named as the path is refused without being opened (product.md §3 item
+//! 9), and special files met in a walk are counted, never opened.
 //!
-//! Every successful reply is finally fitted to the output budget with
+//! Paths and names are printed with [`crate::workspace::display_path`], the
+//! spelling `read_file` and `edit` use and [`crate::workspace::Workspace::resolve`]
+//! reads back, so a name with a newline or tab stays on one line and can be
+//! copied into an edit.
+//!
+//! Replies fit the output budget row by row (module `budget`): a reply
+//! shows the longest run of leading rows that fits in `max_output_bytes`
+//! together with its summary line; a row is never cut, the summary always ends the reply, and when rows were left
+//! out it says so (`output budget of N bytes reached; …`) with counts, text
+//! and structured data describing exactly the rows shown. Only a budget too
+//! small for the summary line alone falls back to
 //! [`hashline::truncate::truncate_to_budget`].
 
 use std::path::Path;
@@ -20,6 +32,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+mod budget;
 mod glob;
 mod grep;
 mod list_dir;
@@ -62,8 +75,11 @@ pub struct SearchScope<'a> {
     /// Canonical directory (or, for `grep` and `glob`, regular file) to
     /// search; inside `root`.
     pub target: &'a Path,
-    /// Workspace-relative display of `target`, `"."` for the root itself.
-    /// Printed paths are this joined with the walk-relative path.
+    /// Workspace-relative path of `target` as
+    /// [`crate::workspace::ResolvedPath::display`] spells it (quoted and
+    /// escaped when it holds a control character), `"."` for the root
+    /// itself. Printed paths are its unquoted form joined with the
+    /// walk-relative path, then spelled the same way.
     pub display: &'a str,
 }
 
@@ -151,6 +167,25 @@ impl Stop {
     }
 }
 
+/// Name of the budget stop in structured output.
+pub(crate) const OUTPUT_BUDGET: &str = "output_budget";
+
+/// The reason given when rows were left out for the output budget; `narrow`
+/// names what the tool can narrow.
+pub(crate) fn budget_reason(budget: usize, narrow: &str) -> String {
+    format!("output budget of {budget} bytes reached; narrow {narrow} to see the rest")
+}
+
+/// The reason given for directories the walk could not read.
+pub(crate) fn unreadable_dirs_reason(n: usize) -> Option<String> {
+    (n > 0).then(|| {
+        format!(
+            "{} skipped",
+            plural(n, "unreadable directory", "unreadable directories")
+        )
+    })
+}
+
 fn human_duration(d: Duration) -> String {
     if d.subsec_millis() == 0 {
         format!("{} s", d.as_secs())
@@ -228,17 +263,6 @@ pub(crate) fn workspace_path(display: &str, relative: &str) -> String {
     }
 }
 
-/// A path or name as printed one per line: unchanged unless it holds a
-/// control character (a newline would break the layout), in which case it
-/// is shown double-quoted with Rust-style escapes (`"a\nb"`).
-pub(crate) fn printable(name: &str) -> std::borrow::Cow<'_, str> {
-    if name.chars().any(char::is_control) {
-        std::borrow::Cow::Owned(format!("{name:?}"))
-    } else {
-        std::borrow::Cow::Borrowed(name)
-    }
-}
-
 #[cfg(test)]
 pub(crate) mod testutil {
     //! Shared helpers for the search tests.
@@ -306,8 +330,15 @@ mod tests {
         assert_eq!(workspace_path(".", "a/b.rs"), "a/b.rs");
         assert_eq!(workspace_path("src", "a.rs"), "src/a.rs");
         assert_eq!(workspace_path("src/a.rs", ""), "src/a.rs");
-        assert_eq!(printable("plain name.txt"), "plain name.txt");
-        assert_eq!(printable("a\nb"), "\"a\\nb\"");
+        assert_eq!(
+            budget_reason(10, "x"),
+            "output budget of 10 bytes reached; narrow x to see the rest"
+        );
+        assert_eq!(unreadable_dirs_reason(0), None);
+        assert_eq!(
+            unreadable_dirs_reason(2).unwrap(),
+            "2 unreadable directories skipped"
+        );
         assert_eq!(plural(1, "match", "matches"), "1 match");
         assert_eq!(plural(0, "file", "files"), "0 files");
     }

@@ -11,12 +11,15 @@
 //!   anything outside it (handed case B19);
 //! * order is depth-first with the entries of each directory sorted by
 //!   byte-wise file name, so files and directories interleave by name;
-//! * only regular files are yielded;
+//! * regular files are yielded; FIFOs, sockets and devices are yielded as
+//!   [`WalkItem::Special`] (never opened) so callers can count them, and
+//!   entries the walk could not read as [`WalkItem::Unreadable`];
 //! * the walk stops after `max_entries` entries, at the deadline, or on
 //!   cancellation.
 //!
 //! A regular-file target is yielded alone, without ignore or hidden
-//! filtering: the caller named it.
+//! filtering: the caller named it. Any other target that is not a
+//! directory is refused up front by [`check_target`].
 
 use std::ops::ControlFlow;
 use std::path::{Component, Path, PathBuf};
@@ -24,6 +27,27 @@ use std::path::{Component, Path, PathBuf};
 use ignore::WalkBuilder;
 
 use super::{Limits, Stop};
+use crate::error::{ToolError, ToolResult};
+use crate::fsio::not_regular_file_error;
+
+/// Checks that a search target is a directory or a regular file, without
+/// opening it (so a FIFO never blocks).
+///
+/// Errors: [`crate::ErrorKind::NotARegularFile`] for a FIFO, socket, device
+/// or symlink, with the message of [`not_regular_file_error`] naming
+/// `display`; the mapped OS error (e.g. `NotFound`) when it cannot be
+/// examined.
+pub(crate) fn check_target(target: &Path, display: &str) -> ToolResult<()> {
+    let metadata =
+        std::fs::symlink_metadata(target).map_err(|e| ToolError::io("search", display, &e))?;
+    if metadata.is_dir() {
+        return Ok(());
+    }
+    match not_regular_file_error(display, metadata.file_type()) {
+        None => Ok(()),
+        Some(error) => Err(error),
+    }
+}
 
 /// A regular file found by the walk.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,14 +64,22 @@ pub(crate) struct WalkedFile {
 pub(crate) enum WalkItem {
     /// A regular file.
     File(WalkedFile),
-    /// An entry the walk could not read (e.g. a directory without
-    /// permission); its contents were not visited.
-    Unreadable,
+    /// A FIFO, socket or block or character device (not opened).
+    Special(WalkedFile),
+    /// An entry the walk could not read. `directory` is true when it is a
+    /// directory (e.g. one without permission), whose contents were then
+    /// not visited.
+    Unreadable {
+        /// Whether the entry is a directory.
+        directory: bool,
+    },
 }
 
-/// Walks `target`, calling `visit` for every regular file (and unreadable
-/// entry) in order. Returns why the walk ended early, or `None` when it
-/// completed. A `Break` from `visit` ends the walk with that reason.
+/// Walks `target`, calling `visit` for every regular file, special file
+/// and unreadable entry in order. Returns why the walk ended early, or
+/// `None` when it completed. A `Break` from `visit` ends the walk with that
+/// reason. A target that is neither a directory nor a regular file yields
+/// nothing ([`check_target`] refuses it first).
 pub(crate) fn visit_files(
     target: &Path,
     include_hidden: bool,
@@ -95,18 +127,32 @@ pub(crate) fn visit_files(
         }
         let item = match entry {
             Ok(entry) => {
-                if !entry.file_type().is_some_and(|t| t.is_file()) {
+                let Some(file_type) = entry.file_type() else {
+                    continue;
+                };
+                // Directories are entered, symlinks never yielded.
+                if file_type.is_dir() || file_type.is_symlink() {
                     continue;
                 }
+                let regular = file_type.is_file();
                 let absolute = entry.into_path();
                 let Some(relative) = relative_path(target, &absolute) else {
                     continue;
                 };
-                WalkItem::File(WalkedFile { absolute, relative })
+                let file = WalkedFile { absolute, relative };
+                if regular {
+                    WalkItem::File(file)
+                } else {
+                    WalkItem::Special(file)
+                }
             }
             // Problems with ignore files themselves are not unreadable
             // entries; only I/O failures hide part of the tree.
-            Err(error) if error.io_error().is_some() => WalkItem::Unreadable,
+            Err(error) if error.io_error().is_some() => WalkItem::Unreadable {
+                directory: error_path(&error)
+                    .and_then(|p| std::fs::symlink_metadata(p).ok())
+                    .is_some_and(|m| m.is_dir()),
+            },
             Err(_) => continue,
         };
         if let ControlFlow::Break(stop) = visit(item) {
@@ -114,6 +160,17 @@ pub(crate) fn visit_files(
         }
     }
     None
+}
+
+/// The path a walk error is about, if it names one.
+fn error_path(error: &ignore::Error) -> Option<&Path> {
+    match error {
+        ignore::Error::WithPath { path, .. } => Some(path),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            error_path(err)
+        }
+        _ => None,
+    }
 }
 
 /// `absolute` relative to `root`, `/`-separated, lossily decoded.
@@ -264,6 +321,68 @@ mod tests {
         let (files, stop) = walk(&ws.root, false, &late);
         assert!(files.is_empty());
         assert_eq!(stop, Some(Stop::TimeLimit));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn special_files_are_yielded_apart_and_never_opened() {
+        let ws = Ws::new(&[("a.txt", b"x"), ("z.txt", b"x")]);
+        let fifo = ws.path("m.fifo");
+        rustix::fs::mkfifoat(rustix::fs::CWD, &fifo, rustix::fs::Mode::RUSR).unwrap();
+        let limits = Limits::start(&SearchOptions::default());
+        let mut items = Vec::new();
+        let stop = visit_files(&ws.root, false, &limits, |item| {
+            items.push(match item {
+                WalkItem::File(f) => format!("file {}", f.relative),
+                WalkItem::Special(f) => format!("special {}", f.relative),
+                WalkItem::Unreadable { directory } => format!("unreadable {directory}"),
+            });
+            ControlFlow::Continue(())
+        });
+        assert_eq!(stop, None);
+        assert_eq!(items, ["file a.txt", "special m.fifo", "file z.txt"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn targets_other_than_files_and_directories_are_refused() {
+        let ws = Ws::new(&[("a.txt", b"x")]);
+        let fifo = ws.path("p");
+        rustix::fs::mkfifoat(rustix::fs::CWD, &fifo, rustix::fs::Mode::RUSR).unwrap();
+        assert!(check_target(&ws.root, ".").is_ok());
+        assert!(check_target(&ws.path("a.txt"), "a.txt").is_ok());
+        let error = check_target(&fifo, "p").unwrap_err();
+        assert_eq!(error.kind, crate::ErrorKind::NotARegularFile);
+        assert!(
+            error.message.starts_with("p is a FIFO"),
+            "{}",
+            error.message
+        );
+        let error = check_target(&ws.path("gone"), "gone").unwrap_err();
+        assert_eq!(error.kind, crate::ErrorKind::NotFound);
+    }
+
+    #[test]
+    fn walk_errors_name_their_path_through_wrappers() {
+        let ws = Ws::new(&[("d/a.txt", b"x")]);
+        let io = || ignore::Error::Io(std::io::Error::from(std::io::ErrorKind::PermissionDenied));
+        let wrapped = ignore::Error::WithPath {
+            path: ws.path("d"),
+            err: Box::new(ignore::Error::WithDepth {
+                depth: 1,
+                err: Box::new(io()),
+            }),
+        };
+        assert_eq!(error_path(&wrapped), Some(ws.path("d").as_path()));
+        let deep = ignore::Error::WithDepth {
+            depth: 2,
+            err: Box::new(ignore::Error::WithPath {
+                path: ws.path("d/a.txt"),
+                err: Box::new(io()),
+            }),
+        };
+        assert_eq!(error_path(&deep), Some(ws.path("d/a.txt").as_path()));
+        assert_eq!(error_path(&io()), None);
     }
 
     #[test]
