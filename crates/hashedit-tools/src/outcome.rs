@@ -1,5 +1,8 @@
 //! A successful tool call: the model-facing text plus structured data.
 
+use std::path::PathBuf;
+
+use hashline::tag::Fingerprint;
 use serde_json::Value;
 
 /// What a tool returns on success.
@@ -11,6 +14,18 @@ pub struct Outcome {
     /// Machine-readable facts about the result (paths, tags, counts), for
     /// `--json` and MCP structured content. Shapes are documented per tool.
     pub structured: Value,
+    /// Snapshot headers this reply showed that the tool did not record
+    /// itself (grep's per-file headers), for the session to remember.
+    pub served: Vec<Served>,
+}
+
+/// A `[path#TAG]` header shown to the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Served {
+    /// Canonical path of the file.
+    pub target: PathBuf,
+    /// Tag and digest of the bytes the header names.
+    pub fingerprint: Fingerprint,
 }
 
 impl Outcome {
@@ -19,6 +34,7 @@ impl Outcome {
         Outcome {
             text: text.into(),
             structured,
+            served: Vec::new(),
         }
     }
 }

@@ -191,3 +191,29 @@ fn a_rebased_edit_consumes_the_snapshot_it_was_written_against() {
     let err = edit(&cx, format!("[f.txt#{t}]\nPUT 2:\n+TWO")).unwrap_err();
     assert_eq!(err.kind, ErrorKind::StaleTag);
 }
+
+#[test]
+fn b05_grep_headers_are_remembered_too() {
+    let (dir, ws, session) = setup("alpha\nbeta\n");
+    let cx = ToolContext::new(&ws).with_session(&session);
+    let out = tools::grep(
+        &cx,
+        &hashedit_tools::args::GrepArgs {
+            pattern: "beta".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let t = out.structured["files"][0]["tag"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    fs::write(
+        dir.path().join("f.txt"),
+        "// build 075ab-002d6\nalpha\nbeta\n",
+    )
+    .unwrap();
+    let err = edit(&cx, format!("[f.txt#{t}]\nPUT 1:\n+ALPHA")).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::StaleTag);
+    assert!(err.message.contains("collision"), "{}", err.message);
+}

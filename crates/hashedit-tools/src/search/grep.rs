@@ -47,7 +47,7 @@ use std::sync::{Condvar, Mutex, mpsc};
 
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{Searcher, SearcherBuilder, Sink, SinkMatch};
-use hashline::tag::{SnapshotTag, TagScheme, header};
+use hashline::tag::{Fingerprint, TagScheme, header};
 use hashline::text::{DecodeError, UTF8_BOM, check_text};
 use hashline::truncate::{truncate_chars, truncate_to_budget};
 use regex::{Regex, RegexBuilder};
@@ -64,7 +64,7 @@ use super::{
 };
 use crate::args::{GrepArgs, OutputMode};
 use crate::error::{ErrorKind, ToolError, ToolResult};
-use crate::outcome::Outcome;
+use crate::outcome::{Outcome, Served};
 use crate::workspace::{display_path, raw_path};
 
 /// What `grep` tells the model it can narrow.
@@ -193,10 +193,21 @@ pub fn grep_with(
         budget: max_output_bytes,
     };
     let view = answer.fit();
-    Ok(Outcome::new(
+    let mut outcome = Outcome::new(
         truncate_to_budget(answer.render(&view), max_output_bytes),
         answer.structured(&view),
-    ))
+    );
+    // The headers actually shown are snapshots served to the model.
+    outcome.served = collector.hits[..view.files]
+        .iter()
+        .filter_map(|hit| {
+            hit.fingerprint.map(|fingerprint| Served {
+                target: scope.root.join(&hit.path),
+                fingerprint,
+            })
+        })
+        .collect();
+    Ok(outcome)
 }
 
 fn is_file(path: &Path) -> bool {
@@ -317,7 +328,7 @@ enum Scan {
         /// Matching lines (1 in files_with_matches mode).
         total: usize,
         lines: Vec<MatchLine>,
-        tag: Option<SnapshotTag>,
+        fingerprint: Option<Fingerprint>,
     },
     /// Not searched: the call was cancelled or ran out of time first.
     Aborted(Stop),
@@ -327,7 +338,7 @@ enum Scan {
 struct Hit {
     /// Workspace-relative, unquoted.
     path: String,
-    tag: Option<SnapshotTag>,
+    fingerprint: Option<Fingerprint>,
     total: usize,
     lines: Vec<MatchLine>,
     /// `max_per_file` kept some of its matching lines out.
@@ -430,14 +441,18 @@ impl<'a> Collector<'a> {
 
     /// Takes the next result in walk order.
     fn take(&mut self, relative: &str, scan: Scan) -> ControlFlow<Stop> {
-        let (total, mut lines, tag) = match scan {
+        let (total, mut lines, fingerprint) = match scan {
             Scan::NoMatch => return ControlFlow::Continue(()),
             Scan::Skipped(skip) => {
                 self.skipped.add(skip);
                 return ControlFlow::Continue(());
             }
             Scan::Aborted(stop) => return self.halt(stop),
-            Scan::Hit { total, lines, tag } => (total, lines, tag),
+            Scan::Hit {
+                total,
+                lines,
+                fingerprint,
+            } => (total, lines, fingerprint),
         };
         let retain = self.request.retain();
         let cut_by_per_file = retain > 0 && total > lines.len();
@@ -449,7 +464,7 @@ impl<'a> Collector<'a> {
         };
         self.hits.push(Hit {
             path: workspace_path(self.base, relative),
-            tag,
+            fingerprint,
             total,
             lines,
             cut_by_per_file,
@@ -507,7 +522,7 @@ impl Answer<'_, '_> {
     fn head(&self, hit: &Hit) -> String {
         let path = display_path(&hit.path);
         match self.mode() {
-            OutputMode::Content => match hit.tag {
+            OutputMode::Content => match hit.fingerprint.map(|f| f.tag) {
                 Some(tag) => header(&path, tag),
                 None => path.into_owned(),
             },
@@ -688,7 +703,7 @@ impl Answer<'_, '_> {
                 let rows = self.rows(view, i);
                 json!({
                     "path": hit.path,
-                    "tag": hit.tag.map(|t| t.to_string()),
+                    "tag": hit.fingerprint.map(|f| f.tag.to_string()),
                     "count": counted.then_some(hit.total),
                     "matches": hit.lines[..rows].iter().map(|l| json!({"line": l.line, "text": l.text})).collect::<Vec<_>>(),
                     "more": if counted { hit.total - rows } else { 0 },
@@ -1094,12 +1109,12 @@ impl<'a> Scanner<'a> {
         if found.total == 0 {
             return Scan::NoMatch;
         }
-        let tag =
-            (self.request.mode == OutputMode::Content).then(|| self.request.scheme.tag_of(bytes));
+        let fingerprint = (self.request.mode == OutputMode::Content)
+            .then(|| self.request.scheme.fingerprint(bytes));
         Scan::Hit {
             total: found.total,
             lines: found.lines,
-            tag,
+            fingerprint,
         }
     }
 }

@@ -20,7 +20,13 @@ pub fn grep(cx: &ToolContext, args: &GrepArgs) -> ToolResult<Outcome> {
         target: &resolved.target,
         display: &resolved.display,
     };
-    search::grep(&scope, args, ws.tag_scheme(), ws.max_output_bytes())
+    let outcome = search::grep(&scope, args, ws.tag_scheme(), ws.max_output_bytes())?;
+    if let Some(session) = cx.session {
+        for served in &outcome.served {
+            session.record(&served.target, served.fingerprint, None);
+        }
+    }
+    Ok(outcome)
 }
 
 /// Runs `glob` under `args.path` (default: the workspace root).
