@@ -1,0 +1,385 @@
+//! Shared machinery of the differential suites: our tools as a runner,
+//! outcome classes, run size, and the summary/failure report.
+
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use hashedit_peers::shape::{self, Shape};
+use hashedit_tools::args::{EditArgs, GrepArgs, ReadFileArgs, WriteArgs};
+use hashedit_tools::tools::{EditMode, edit, grep, read_file, write};
+use hashedit_tools::workspace::Workspace;
+use hashedit_tools::{ErrorKind, ToolContext};
+use hashline::TagScheme;
+
+/// Fixed seed of the default run; `HASHEDIT_DIFF_SEED` overrides it.
+pub const DEFAULT_SEED: u64 = 0x4841_5348_4544_4954; // "HASHEDIT"
+
+/// Cases per suite: `HASHEDIT_DIFF_CASES`, else `default`.
+pub fn case_count(default: usize) -> usize {
+    std::env::var("HASHEDIT_DIFF_CASES")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(default)
+}
+
+/// The run's seed: `HASHEDIT_DIFF_SEED` (decimal or 0x-hex), else fixed.
+pub fn seed() -> u64 {
+    let Ok(text) = std::env::var("HASHEDIT_DIFF_SEED") else {
+        return DEFAULT_SEED;
+    };
+    let text = text.trim();
+    match text.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => text.parse().ok(),
+    }
+    .unwrap_or(DEFAULT_SEED)
+}
+
+/// What kind of failure a reply reports, coarse enough to compare across
+/// engines whose messages differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Class {
+    /// Success.
+    Ok,
+    /// The document (or arguments) did not parse.
+    Parse,
+    /// The tag does not match the live file.
+    Stale,
+    /// A line or range outside the file (or an op impossible on an empty
+    /// file).
+    Range,
+    /// Ops that overlap, or an insert inside a span.
+    Overlap,
+    /// Bad read arguments (offset/limit).
+    Args,
+    /// The path does not exist.
+    NotFound,
+    /// The same file twice in one document.
+    Duplicate,
+    /// The file is not UTF-8 text.
+    NotText,
+    /// A block locator did not resolve.
+    Block,
+    /// A register/paste sequencing error.
+    Register,
+    /// Anything else.
+    Other,
+}
+
+/// Our classification of a `hashedit-tools` error kind.
+pub fn class_of_kind(kind: ErrorKind) -> Class {
+    match kind {
+        ErrorKind::ParseError => Class::Parse,
+        ErrorKind::StaleTag => Class::Stale,
+        ErrorKind::LineOutOfRange => Class::Range,
+        ErrorKind::OverlappingOps => Class::Overlap,
+        ErrorKind::InvalidArguments => Class::Args,
+        ErrorKind::NotFound => Class::NotFound,
+        ErrorKind::DuplicatePath => Class::Duplicate,
+        ErrorKind::NotUtf8 | ErrorKind::Binary | ErrorKind::UnsupportedEncoding => Class::NotText,
+        ErrorKind::UnresolvedBlock => Class::Block,
+        ErrorKind::RegisterError => Class::Register,
+        _ => Class::Other,
+    }
+}
+
+/// One tool call's result, reduced for comparison.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    /// `Class::Ok` or the failure class.
+    pub class: Class,
+    /// The exact model-facing text.
+    pub text: String,
+    /// The text's shape.
+    pub shape: Shape,
+}
+
+impl Reply {
+    /// A reply with `class` and `text`.
+    pub fn new(class: Class, text: String) -> Reply {
+        let shape = shape::parse(&text);
+        Reply { class, text, shape }
+    }
+
+    /// True on success.
+    pub fn ok(&self) -> bool {
+        self.class == Class::Ok
+    }
+}
+
+/// Our tools over a temporary workspace, with block locators resolved by
+/// tree-sitter as in the CLI and the MCP server.
+pub struct Ours {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    ws: Workspace,
+    blocks: hashedit_blocks::TreeSitterBlocks,
+}
+
+impl Ours {
+    /// A fresh empty workspace with tag scheme `scheme`.
+    pub fn new(scheme: TagScheme) -> Ours {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path().canonicalize().expect("canonical temp dir");
+        let ws = Workspace::new(&root)
+            .expect("workspace")
+            .with_tag_scheme(scheme);
+        Ours {
+            _dir: dir,
+            root,
+            ws,
+            blocks: hashedit_blocks::TreeSitterBlocks::new(),
+        }
+    }
+
+    /// The workspace directory.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn reply(result: hashedit_tools::ToolResult<hashedit_tools::Outcome>) -> Reply {
+        match result {
+            Ok(outcome) => Reply::new(Class::Ok, outcome.text),
+            Err(error) => Reply::new(class_of_kind(error.kind), error.message),
+        }
+    }
+
+    /// `read_file`.
+    pub fn read(&self, path: &str, offset: Option<usize>, limit: Option<usize>) -> Reply {
+        let cx = ToolContext::new(&self.ws);
+        Ours::reply(read_file(
+            &cx,
+            &ReadFileArgs {
+                path: path.to_string(),
+                offset,
+                limit,
+            },
+        ))
+    }
+
+    /// `edit` (applied).
+    pub fn edit(&self, document: &str) -> Reply {
+        let cx = ToolContext::new(&self.ws).with_blocks(&self.blocks);
+        Ours::reply(edit(
+            &cx,
+            &EditArgs {
+                input: document.to_string(),
+            },
+            EditMode::Apply,
+        ))
+    }
+
+    /// `write` without a tag.
+    pub fn write(&self, path: &str, content: &str) -> Reply {
+        let cx = ToolContext::new(&self.ws);
+        Ours::reply(write(
+            &cx,
+            &WriteArgs {
+                path: path.to_string(),
+                content: content.to_string(),
+                tag: None,
+            },
+        ))
+    }
+
+    /// `grep` for a literal `pattern` under `path`.
+    pub fn grep_literal(&self, pattern: &str, path: Option<&str>) -> Reply {
+        let cx = ToolContext::new(&self.ws);
+        Ours::reply(grep(
+            &cx,
+            &GrepArgs {
+                pattern: pattern.to_string(),
+                path: path.map(str::to_string),
+                literal: Some(true),
+                ..GrepArgs::default()
+            },
+        ))
+    }
+}
+
+/// Writes `bytes` to `root/name`, creating parent directories.
+pub fn put_file(root: &Path, name: &str, bytes: &[u8]) {
+    let path = root.join(name);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("create parent");
+    }
+    std::fs::write(&path, bytes).expect("write corpus file");
+}
+
+/// The bytes of `root/name`, `None` when it does not exist.
+pub fn get_file(root: &Path, name: &str) -> Option<Vec<u8>> {
+    std::fs::read(root.join(name)).ok()
+}
+
+/// Shows bytes readably (escaped, shortened in the middle when long).
+pub fn show_bytes(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let escaped: String = text.escape_debug().collect();
+    if escaped.len() <= 600 {
+        return format!("\"{escaped}\"");
+    }
+    let head: String = escaped.chars().take(300).collect();
+    let tail: String = {
+        let chars: Vec<char> = escaped.chars().collect();
+        chars[chars.len().saturating_sub(200)..].iter().collect()
+    };
+    format!("\"{head}…\" ({} bytes) …\"{tail}\"", bytes.len())
+}
+
+/// One intended difference: a category, the product.md reason, and how
+/// many cases it explained.
+#[derive(Debug, Clone)]
+pub struct Intended {
+    /// Short name.
+    pub name: &'static str,
+    /// Why we differ on purpose.
+    pub reason: &'static str,
+}
+
+/// Counts and failures of a suite run, safe to share between threads.
+pub struct Tally {
+    suite: &'static str,
+    catalogue: &'static [Intended],
+    state: Mutex<TallyState>,
+}
+
+#[derive(Default)]
+struct TallyState {
+    cases: usize,
+    identical: usize,
+    by_kind: BTreeMap<&'static str, usize>,
+    intended: BTreeMap<&'static str, usize>,
+    unexplained: Vec<String>,
+    notes: Vec<String>,
+}
+
+impl Tally {
+    /// A tally for `suite` with the list of intended differences.
+    pub fn new(suite: &'static str, catalogue: &'static [Intended]) -> Tally {
+        Tally {
+            suite,
+            catalogue,
+            state: Mutex::new(TallyState::default()),
+        }
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, TallyState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Records one compared call of `kind` (read, edit, write…): identical
+    /// when `categories` is empty, else explained by those intended
+    /// differences.
+    pub fn record(&self, kind: &'static str, categories: &[&'static str]) {
+        let mut state = self.state();
+        state.cases += 1;
+        *state.by_kind.entry(kind).or_default() += 1;
+        if categories.is_empty() {
+            state.identical += 1;
+        }
+        for category in categories {
+            assert!(
+                self.catalogue.iter().any(|i| i.name == *category),
+                "intended difference '{category}' is not in the {} catalogue",
+                self.suite
+            );
+            *state.intended.entry(category).or_default() += 1;
+        }
+    }
+
+    /// Records a difference no intended difference explains.
+    pub fn unexplained(&self, kind: &'static str, report: String) {
+        let mut state = self.state();
+        state.cases += 1;
+        *state.by_kind.entry(kind).or_default() += 1;
+        state.unexplained.push(report);
+    }
+
+    /// Adds a line to print with the summary (a peer defect met on the
+    /// way, with its reproducer).
+    pub fn note(&self, text: String) {
+        self.state().notes.push(text);
+    }
+
+    /// Prints the summary, then panics with the first unexplained
+    /// differences if there are any.
+    pub fn finish(&self, elapsed: std::time::Duration) {
+        let state = self.state();
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "\n== {}: {} compared calls in {:.1}s ({} identical, {} explained by intended differences, {} unexplained)",
+            self.suite,
+            state.cases,
+            elapsed.as_secs_f64(),
+            state.identical,
+            state.cases - state.identical - state.unexplained.len(),
+            state.unexplained.len()
+        );
+        let kinds: Vec<String> = state
+            .by_kind
+            .iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect();
+        let _ = writeln!(out, "   calls: {}", kinds.join(", "));
+        for intended in self.catalogue {
+            let n = state.intended.get(intended.name).copied().unwrap_or(0);
+            let _ = writeln!(out, "   {n:>5}  {:<28} {}", intended.name, intended.reason);
+        }
+        for note in &state.notes {
+            let _ = writeln!(out, "   note: {}", clip_lines(note, 12));
+        }
+        eprint!("{out}");
+        if !state.unexplained.is_empty() {
+            let file = report_path(self.suite);
+            let all = state.unexplained.join(SEPARATOR);
+            let saved = std::fs::write(&file, &all).is_ok();
+            let shown: Vec<String> = state
+                .unexplained
+                .iter()
+                .take(3)
+                .map(|r| clip_lines(r, 80))
+                .collect();
+            panic!(
+                "{}: {} unexplained difference(s){}; first {}:\n\n{}",
+                self.suite,
+                state.unexplained.len(),
+                if saved {
+                    format!(" (all in {})", file.display())
+                } else {
+                    String::new()
+                },
+                shown.len(),
+                shown.join(SEPARATOR)
+            );
+        }
+    }
+}
+
+const SEPARATOR: &str = "\n--------------------------------------------------------------\n";
+
+/// Where a suite's unexplained differences are written in full.
+fn report_path(suite: &str) -> PathBuf {
+    let name: String = suite
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}.unexplained.txt"))
+}
+
+/// The first `max` lines of `text`, with a note of how many were cut.
+pub fn clip_lines(text: &str, max: usize) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    if lines.len() <= max {
+        return text.to_string();
+    }
+    format!(
+        "{}\n… ({} more lines)",
+        lines[..max].join("\n"),
+        lines.len() - max
+    )
+}
