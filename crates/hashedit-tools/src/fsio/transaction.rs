@@ -172,9 +172,13 @@ pub struct CommitReport {
 /// deleted or moved file may have disappeared from its path while its full
 /// previous content is still on disk as `.hashedit-<random>.bak` in the same
 /// directory (with its mode and owner). Renaming that file back restores
-/// it; deleting it completes the deletion. Directories made for a
-/// destination may remain, and interrupted writes may leave
-/// `.hashedit-<random>.tmp` files, which are incomplete and can be deleted.
+/// it; deleting it completes the deletion. A file rewritten in place (one
+/// with several hard links, or whose owner the process cannot give a new
+/// file) may hold a mix of old and new bytes if the crash hit its rewrite;
+/// its complete previous content is then in a `.hashedit-<random>.bak`
+/// beside it too. Directories made for a destination may remain, and
+/// interrupted writes may leave `.hashedit-<random>.tmp` files, which are
+/// incomplete and can be deleted.
 ///
 /// # Errors
 /// * [`ErrorKind::InvalidArguments`]: the slices differ in length; a

@@ -9,12 +9,21 @@
 //!   the current bytes was written beside it; a failed rewrite is undone
 //!   from memory. The same in-place method is used when the owner cannot be
 //!   copied onto a new inode (an unprivileged writer editing a file owned
-//!   by someone else), so ownership is never silently changed.
+//!   by someone else), so ownership is never silently changed. An in-place
+//!   rewrite is not atomic: a crash during it can leave a mix of old and
+//!   new bytes in the file, and the recovery copy beside it is then the
+//!   complete previous content.
 //! * A new file is written to a temp file and installed with a no-replace
 //!   rename, so a file created concurrently is never clobbered.
 //!
 //! Temp files are named `.hashedit-<random>.tmp` and are removed on every
-//! error path.
+//! error path. A recovery copy is written as a temp file too and renamed to
+//! `.hashedit-<random>.bak` only once it is complete and fsynced, before the
+//! rewrite starts. So what a crash leaves behind is unambiguous: a `.tmp`
+//! file is never the only copy of anything (it is an unfinished new version,
+//! or an unfinished copy of a file that was not touched yet) and can be
+//! deleted, while a `.bak` file is always a complete copy of a previous
+//! content.
 
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
@@ -234,6 +243,8 @@ fn in_place(locked: &mut LockedFile, new_bytes: &[u8]) -> Result<(), Failure> {
         .and_then(|()| copy.sync_all())
         .map_err(|error| ToolError::io("save a recovery copy of", display, &error))?;
     drop(copy);
+    // Complete: only now does it get the name of a complete copy.
+    let copy_guard = rename_to_bak(dir, copy_guard, display)?;
     sync_dir(dir, display)?;
 
     let rewrite = |bytes: &[u8], point: Option<&str>| -> io::Result<()> {
@@ -450,6 +461,36 @@ impl Drop for TempName<'_> {
             let _ = rustix::fs::unlinkat(self.dir, &self.name, AtFlags::empty());
         }
     }
+}
+
+/// Renames the complete temp file `temp` to a fresh `.hashedit-<random>.bak`
+/// in `dir`, never replacing anything, and returns the guard of the new
+/// name (removed on drop unless disarmed). On failure `temp` is removed.
+fn rename_to_bak<'d>(
+    dir: BorrowedFd<'d>,
+    temp: TempName<'d>,
+    display: &str,
+) -> ToolResult<TempName<'d>> {
+    const ATTEMPTS: usize = 32;
+    for _ in 0..ATTEMPTS {
+        let name = hidden_name("bak");
+        match rename_away(dir, temp.name(), &name) {
+            Ok(()) => {
+                temp.disarm();
+                return Ok(TempName {
+                    dir,
+                    name,
+                    armed: true,
+                });
+            }
+            Err(errno) if errno == Errno::EXIST => {}
+            Err(errno) => return Err(map_create_errno(display, errno)),
+        }
+    }
+    Err(ToolError::new(
+        ErrorKind::Io,
+        format!("cannot write {display}: no free backup name in its directory; retry"),
+    ))
 }
 
 /// Creates a new, empty temp file `.hashedit-<random>.tmp` in `dir` with
@@ -693,6 +734,40 @@ mod tests {
             std::fs::read(ws.root().join(copy)).unwrap(),
             b"original bytes\n"
         );
+    }
+
+    #[test]
+    fn the_recovery_copy_is_a_complete_bak_before_the_rewrite_starts() {
+        // A crash during an in-place rewrite leaves the previous content
+        // in a `.bak`; a `.tmp` never holds the only copy (issue 5).
+        let (dir, ws) = setup();
+        let a = ws.root().join("a.txt");
+        std::fs::write(&a, b"original bytes\n").unwrap();
+        std::fs::hard_link(&a, ws.root().join("b.txt")).unwrap();
+        let mut locked = lock(&ws, "a.txt");
+        let root = dir.path().to_path_buf();
+        let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let record = seen.clone();
+        fault::set(move |point, _| {
+            if point == Point::InPlaceWritten {
+                for name in listing(&root) {
+                    if name.starts_with(".hashedit-") {
+                        let bytes = std::fs::read(root.join(&name)).unwrap();
+                        record.borrow_mut().push((name, bytes));
+                    }
+                }
+            }
+            None
+        });
+        replace(&mut locked, b"NEW\n").unwrap();
+        fault::clear();
+        let seen = seen.borrow();
+        assert_eq!(seen.len(), 1, "{seen:?}");
+        assert!(seen[0].0.ends_with(".bak"), "{seen:?}");
+        assert_eq!(seen[0].1, b"original bytes\n");
+        drop(locked);
+        assert_eq!(std::fs::read(&a).unwrap(), b"NEW\n");
+        assert_eq!(listing(ws.root()), ["a.txt", "b.txt"]);
     }
 
     #[test]
