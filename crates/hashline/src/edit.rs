@@ -301,8 +301,8 @@ fn finish(input: &SectionInput, lowered: Lowered) -> Result<SectionEdit, Box<Sec
     let new_tag = input.scheme.tag_of(&applied.bytes);
     let new_text = match Text::decode(&applied.bytes) {
         Ok(text) => text,
-        // Rows come from text and lines are valid UTF-8, so the result is
-        // text; a body row carrying a NUL is the one way out.
+        // Rows come from text and lines are valid UTF-8, and the planner
+        // refuses rows with a NUL, so the result is text; stay total anyway.
         Err(_) => Text::from_body(false, String::from_utf8_lossy(&applied.bytes).into_owned()),
     };
     let shape = if applied.structural {

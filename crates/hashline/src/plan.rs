@@ -56,6 +56,19 @@ pub enum PlanError {
         /// The op at fault.
         op: OpRef,
     },
+    /// A body row holding a NUL byte: the result would no longer be text
+    /// (a file with a NUL is binary, and read and edit refuse it).
+    RowWithNul {
+        /// The op at fault.
+        op: OpRef,
+    },
+    /// A body row starting with U+FEFF: written as the file's first line it
+    /// would give a file a byte order mark it did not have (or a second
+    /// one), which the snapshot would not show.
+    RowWithBom {
+        /// The op at fault.
+        op: OpRef,
+    },
     /// An insert whose gap lies inside a replaced or deleted span.
     InsertInsideSpan {
         /// The insert.
@@ -110,6 +123,14 @@ impl fmt::Display for PlanError {
             PlanError::RowWithLineBreak { op } => write!(
                 f,
                 "{op} has a body row containing a line break; give each line its own + row"
+            ),
+            PlanError::RowWithNul { op } => write!(
+                f,
+                "{op} has a body row containing a NUL byte, which would make this text file binary; remove it (write replaces a file with any bytes)"
+            ),
+            PlanError::RowWithBom { op } => write!(
+                f,
+                "{op} has a body row starting with U+FEFF (a byte order mark); hashedit keeps a file's own BOM and never adds one, so remove it from the row"
             ),
             PlanError::Overlap { first, second } => write!(
                 f,
@@ -172,6 +193,16 @@ pub fn plan<'d>(ops: &'d [Hunk], text: &Text) -> Result<Plan<'d>, PlanError> {
             };
             if body.iter().any(broken) {
                 return Err(PlanError::RowWithLineBreak { op: OpRef::of(op) });
+            }
+            // The result must stay text with the file's own BOM state.
+            if body
+                .iter()
+                .any(|row| memchr::memchr(0, row.as_bytes()).is_some())
+            {
+                return Err(PlanError::RowWithNul { op: OpRef::of(op) });
+            }
+            if body.iter().any(|row| row.starts_with('\u{FEFF}')) {
+                return Err(PlanError::RowWithBom { op: OpRef::of(op) });
             }
         }
         match &op.kind {

@@ -65,7 +65,11 @@ fn section_kind(failure: &SectionFailure) -> ErrorKind {
         SectionFailure::Plan(PlanError::Overlap { .. } | PlanError::InsertInsideSpan { .. }) => {
             ErrorKind::OverlappingOps
         }
-        SectionFailure::Plan(PlanError::RowWithLineBreak { .. }) => ErrorKind::ParseError,
+        SectionFailure::Plan(
+            PlanError::RowWithLineBreak { .. }
+            | PlanError::RowWithNul { .. }
+            | PlanError::RowWithBom { .. },
+        ) => ErrorKind::ParseError,
         SectionFailure::Lower(
             LowerError::Unresolvable { .. } | LowerError::SingleLineBlock { .. },
         ) => ErrorKind::UnresolvedBlock,

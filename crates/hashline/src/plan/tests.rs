@@ -45,6 +45,8 @@ fn kind(result: Result<String, PlanError>) -> &'static str {
         Err(PlanError::Overlap { .. }) => "overlap",
         Err(PlanError::InsertInsideSpan { .. }) => "inside_span",
         Err(PlanError::RowWithLineBreak { .. }) => "row_with_line_break",
+        Err(PlanError::RowWithNul { .. }) => "row_with_nul",
+        Err(PlanError::RowWithBom { .. }) => "row_with_bom",
     }
 }
 
@@ -176,6 +178,58 @@ fn library_rows_cannot_hold_line_breaks() {
             Err(PlanError::RowWithLineBreak { .. })
         ));
     }
+}
+
+#[test]
+fn rows_that_would_change_the_encoding_are_refused() {
+    // Found by the apply fuzz target (issue 5): a NUL in a body row made
+    // the result binary, and a leading U+FEFF gave the file a BOM the
+    // preview did not show. Every position, every op kind.
+    for (file, bom) in [("one\ntwo\n", false), ("\u{FEFF}one\ntwo\n", true)] {
+        for ops in [
+            "PUT 1:\n+a\u{0}b",
+            "PUT <1:\n+\u{0}",
+            "PUT >$:\n+x\n+tail\u{0}",
+            "PUT 1:\n+\u{FEFF}one",
+            "PUT <1:\n+\u{FEFF}",
+            "PUT >1:\n+\u{FEFF}mid",
+        ] {
+            let result = run(file, ops);
+            let expected = if ops.contains('\u{0}') {
+                "row_with_nul"
+            } else {
+                "row_with_bom"
+            };
+            assert_eq!(kind(result), expected, "{ops:?} on a file with BOM {bom}");
+        }
+    }
+    let text = Text::decode(b"one\n").unwrap();
+    let ops = vec![Hunk {
+        line: 2,
+        header: "PUT 1:".into(),
+        kind: HunkKind::Replace {
+            range: LineRange { start: 1, end: 1 },
+            body: vec!["a\u{0}".to_string()],
+        },
+    }];
+    assert_eq!(
+        plan(&ops, &text).unwrap_err().to_string(),
+        "PUT 1: (document line 2) has a body row containing a NUL byte, which would make this text file binary; remove it (write replaces a file with any bytes)"
+    );
+    let ops = vec![Hunk {
+        line: 3,
+        header: "PUT <1:".into(),
+        kind: HunkKind::Insert {
+            at: InsertAt::Before(1),
+            body: vec!["\u{FEFF}x".to_string()],
+        },
+    }];
+    assert_eq!(
+        plan(&ops, &text).unwrap_err().to_string(),
+        "PUT <1: (document line 3) has a body row starting with U+FEFF (a byte order mark); hashedit keeps a file's own BOM and never adds one, so remove it from the row"
+    );
+    // A U+FEFF inside a row is an ordinary character.
+    assert_eq!(run("one\n", "PUT 1:\n+a\u{FEFF}b").unwrap(), "a\u{FEFF}b\n");
 }
 
 #[test]
