@@ -911,7 +911,11 @@ fn rho_reply(reply: hashedit_peers::rho::Reply) -> Reply {
 }
 
 fn rho_class(kind: FailureKind, text: &str) -> Class {
-    let has = |s: &str| text.contains(s);
+    // Only the message: the live snapshot after it shows file rows, whose
+    // words ("overlapping", "outside the file" in a corpus file) must not
+    // decide the class.
+    let message = text.split("Live snapshot").next().unwrap_or(text);
+    let has = |s: &str| message.contains(s);
     if has("more than once") {
         Class::Duplicate
     } else if kind == FailureKind::InvalidArguments {
