@@ -11,7 +11,7 @@ use hashedit_tools::args::{
 use hashedit_tools::registry::DiskRegistry;
 use hashedit_tools::tools::EditMode;
 use hashedit_tools::workspace::Workspace;
-use hashedit_tools::{Outcome, Session, ToolContext, ToolError, ToolResult, tools};
+use hashedit_tools::{ErrorKind, Outcome, Session, ToolContext, ToolError, ToolResult, tools};
 use hashline::TagScheme;
 use serde_json::json;
 
@@ -326,18 +326,25 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             },
         )),
         Command::Write { path, tag } => {
-            let content = read_stdin_text("write")?;
+            let content = match read_stdin_text("write")? {
+                Ok(content) => content,
+                Err(error) => return Ok(Err(error)),
+            };
             plain(tools::write(cx, &WriteArgs { path, content, tag }))
         }
         Command::Edit { input, dry_run } => {
             let document = match input {
                 Some(file) => {
-                    let bytes = std::fs::read(&file)
-                        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-                    String::from_utf8(bytes)
-                        .map_err(|_| format!("{} is not UTF-8 text", file.display()))?
+                    let source = file.display().to_string();
+                    let opened = std::fs::File::open(&file)
+                        .map_err(|e| format!("cannot read {source}: {e}"))?;
+                    read_bounded_text(opened, &source, "edit")?
                 }
                 None => read_stdin_text("edit")?,
+            };
+            let document = match document {
+                Ok(document) => document,
+                Err(error) => return Ok(Err(error)),
             };
             let mode = if dry_run {
                 EditMode::DryRun
@@ -357,19 +364,49 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
     })
 }
 
-fn read_stdin_text(command: &str) -> Result<String, String> {
+/// Largest input the CLI reads from stdin or `--input` (bytes). `write`
+/// refuses larger content anyway, and an edit document has no use for more
+/// than the largest file `edit` loads. Reading stops one byte past the
+/// limit, so an endless source (`/dev/zero`, a runaway pipe) costs bounded
+/// memory and time instead of growing the process without end.
+const MAX_INPUT_BYTES: u64 = hashedit_tools::tools::EDIT_MAX_BYTES;
+
+/// Reads `command`'s input from stdin (see [`read_bounded_text`]).
+fn read_stdin_text(command: &str) -> Result<ToolResult<String>, String> {
     let stdin = std::io::stdin();
     if stdin.is_terminal() {
         return Err(format!(
             "{command} reads its input from stdin; pipe it in (e.g. `hashedit {command} ... < file`)"
         ));
     }
+    read_bounded_text(stdin.lock(), "stdin", command)
+}
+
+/// Reads at most [`MAX_INPUT_BYTES`] of UTF-8 text from `reader` (named
+/// `source` in messages). More input is a tool error of kind `too_large`
+/// (nothing was written); unreadable or non-UTF-8 input is a usage error.
+fn read_bounded_text(
+    reader: impl Read,
+    source: &str,
+    command: &str,
+) -> Result<ToolResult<String>, String> {
     let mut bytes = Vec::new();
-    stdin
-        .lock()
+    reader
+        .take(MAX_INPUT_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read stdin: {e}"))?;
-    String::from_utf8(bytes).map_err(|_| format!("{command} takes UTF-8 text on stdin"))
+        .map_err(|e| format!("cannot read {source}: {e}"))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Ok(Err(ToolError::new(
+            ErrorKind::TooLarge,
+            format!(
+                "the input of {command} on {source} is more than {MAX_INPUT_BYTES} bytes, over the {MAX_INPUT_BYTES}-byte limit; nothing was written"
+            ),
+        )));
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Ok(text)),
+        Err(_) => Err(format!("{command} takes UTF-8 text on {source}")),
+    }
 }
 
 fn print_success(outcome: &Outcome, json_output: bool, printed: Printed) {

@@ -317,3 +317,37 @@ fn b05_collision_is_caught_across_cli_calls() {
     );
     assert!(registry.exists());
 }
+
+#[test]
+fn endless_input_is_refused_in_bounded_memory() {
+    // Issue 5: stdin and --input were read whole, so `write < /dev/zero`
+    // or `edit --input /dev/zero` grew until the machine ran out of memory.
+    // Reading now stops one byte past the 256 MiB input limit.
+    let dir = workspace(&[("a.txt", "a\n")]);
+    let out = Command::new(env!("CARGO_BIN_EXE_hashedit"))
+        .arg("--root")
+        .arg(dir.path())
+        .args(["--json", "write", "zero.txt"])
+        .stdin(fs::File::open("/dev/zero").unwrap())
+        .env("HASHEDIT_REGISTRY", "off")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        "{\"error\":{\"kind\":\"too_large\",\"message\":\"the input of write on stdin is more than 268435456 bytes, over the 268435456-byte limit; nothing was written\"},\"ok\":false}\n"
+    );
+    assert!(!dir.path().join("zero.txt").exists());
+    let out = hashedit(
+        dir.path(),
+        &["--json", "edit", "--input", "/dev/zero"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).contains("the input of edit on /dev/zero is more than 268435456 bytes"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(fs::read(dir.path().join("a.txt")).unwrap(), b"a\n");
+}
