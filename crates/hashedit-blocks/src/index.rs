@@ -355,7 +355,12 @@ impl<'a> BlockTree<'a> {
             if self.rules.decorations.contains(&child.kind()) {
                 seen = true;
             } else if !child.is_extra() {
-                return None;
+                // A wrapper that holds only decorations (Java's `modifiers`
+                // node when annotations stand alone above the member).
+                if self.only_decorations_before(child, limit) != Some(true) {
+                    return None;
+                }
+                seen = true;
             }
             if !cursor.goto_next_sibling() {
                 return Some(seen);

@@ -13,8 +13,6 @@
 //!
 //! An expected file is written as pieces of the original: `Keep(a, b)` is
 //! its lines `a..=b`, `Body` the edit's `+` rows and `Text` literal text.
-//! Where the resolver is known to be wrong, the test states the right
-//! result and is ignored with the bug named.
 
 use std::fs;
 use std::io::Write;
@@ -1055,7 +1053,6 @@ class CartTest {
 /// PUT 18:", which would replace the signature alone) and the `class …`
 /// line to no block start.
 #[test]
-#[ignore = "resolver bug: a Java member's own line after annotations without a modifier keyword is not its block start"]
 fn java_members_annotated_without_modifiers() {
     check(
         "src/test/java/com/example/shop/CartTest.java",
