@@ -46,6 +46,9 @@ pub enum ErrorKind {
     UnresolvedBlock,
     /// A register paste had nothing (or something ambiguous) to paste.
     RegisterError,
+    /// Body rows indented with spaces among tab-indented lines, or the
+    /// other way round.
+    IndentationMismatch,
     /// The file changed between planning and commit, or the path was
     /// replaced; nothing was written.
     Conflict,
@@ -76,6 +79,7 @@ impl ErrorKind {
             ErrorKind::LockTimeout => "lock_timeout",
             ErrorKind::UnresolvedBlock => "unresolved_block",
             ErrorKind::RegisterError => "register_error",
+            ErrorKind::IndentationMismatch => "indentation_mismatch",
             ErrorKind::Conflict => "conflict",
             ErrorKind::LooksLikeReadOutput => "looks_like_read_output",
             ErrorKind::Io => "io",

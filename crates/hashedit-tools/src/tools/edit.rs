@@ -70,6 +70,7 @@ fn section_kind(failure: &SectionFailure) -> ErrorKind {
             | PlanError::RowWithNul { .. }
             | PlanError::RowWithBom { .. },
         ) => ErrorKind::ParseError,
+        SectionFailure::Indentation(_) => ErrorKind::IndentationMismatch,
         SectionFailure::Lower(
             LowerError::Unresolvable { .. } | LowerError::SingleLineBlock { .. },
         ) => ErrorKind::UnresolvedBlock,
