@@ -31,7 +31,10 @@ const MAGIC: &str = "hashedit-registry v1";
 /// Environment variable naming the registry file, or `off` to disable it.
 pub const REGISTRY_ENV: &str = "HASHEDIT_REGISTRY";
 /// Largest registry file read (bytes); a bigger one is ignored.
-const MAX_REGISTRY_BYTES: u64 = 1024 * 1024;
+const MAX_REGISTRY_BYTES: u64 = 4 * 1024 * 1024;
+/// Files a registry keeps (the most recently used); a CLI call reads and
+/// rewrites the whole file, so it stays small.
+pub const MAX_REGISTRY_PATHS: usize = 1024;
 
 /// A registry file location.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -101,13 +104,19 @@ impl DiskRegistry {
         merged.import_fingerprints(self.read_entries());
         merged.import_fingerprints(session.export_fingerprints());
         let mut text = format!("{MAGIC}\n");
-        for (path, fp, consumed) in merged.export_fingerprints() {
+        let entries = merged.export_fingerprints();
+        // Oldest first: keep the entries of the newest files.
+        let mut paths: Vec<&PathBuf> = entries.iter().map(|(p, _, _)| p).collect();
+        paths.dedup();
+        let cutoff = paths.len().saturating_sub(MAX_REGISTRY_PATHS);
+        let kept: std::collections::HashSet<&PathBuf> = paths[cutoff..].iter().copied().collect();
+        for (path, fp, consumed) in entries.iter().filter(|(p, _, _)| kept.contains(p)) {
             let Some(path) = path.to_str() else { continue };
             text.push_str(&format!(
                 "{} {:032x} {} {}\n",
                 fp.tag,
                 fp.digest.0,
-                u8::from(consumed),
+                u8::from(*consumed),
                 escape(path)
             ));
         }

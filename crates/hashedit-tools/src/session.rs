@@ -22,8 +22,11 @@ use hashline::tag::{Fingerprint, SnapshotTag};
 
 /// Snapshots remembered per file, newest first.
 pub const MAX_VERSIONS_PER_PATH: usize = 4;
-/// Files remembered; the least recently used is forgotten first.
-pub const MAX_PATHS: usize = 256;
+/// Files whose served fingerprints are remembered; the least recently used
+/// is forgotten first. Fingerprints are small (tag, digest, path), so this
+/// is generous: a broad grep must not push a read's fingerprint out (the
+/// kept texts are bounded separately, by [`MAX_TEXT_BYTES`]).
+pub const MAX_PATHS: usize = 4096;
 /// Bytes of served text kept for drift rebase, over all files.
 pub const MAX_TEXT_BYTES: usize = 64 * 1024 * 1024;
 /// Largest single text kept for drift rebase; bigger snapshots keep only
@@ -36,10 +39,10 @@ pub enum TagCheck {
     /// No snapshot with this tag was served for the file: the tag is taken
     /// at its word (it may come from another reader).
     Unknown,
-    /// A served snapshot with this tag has the live file's digest.
+    /// The snapshot last served under this tag has the live file's digest.
     Confirmed,
-    /// Snapshots were served under this tag, but none has the live digest:
-    /// a 16-bit collision, so the tag is stale.
+    /// A snapshot was served under this tag, but with another digest: a
+    /// 16-bit collision, so the tag is stale.
     Collision,
 }
 
@@ -65,6 +68,7 @@ struct Store {
     clock: u64,
     text_bytes: usize,
     registers: BTreeMap<String, Vec<String>>,
+    generation: u64,
 }
 
 /// Most named registers kept per session.
@@ -119,6 +123,15 @@ impl Session {
             history.versions.push_front(existing);
         } else {
             added = text.as_ref().map_or(0, |t| t.len());
+            // A newer snapshot served under the same tag supersedes the
+            // older one: the model's latest view of that tag is this one.
+            history.versions.retain(|v| {
+                let keep = v.fingerprint.tag != fingerprint.tag;
+                if !keep {
+                    freed += v.text.as_ref().map_or(0, |t| t.len());
+                }
+                keep
+            });
             history.versions.push_front(Version {
                 fingerprint,
                 text,
@@ -131,7 +144,14 @@ impl Session {
             }
         }
         store.text_bytes = store.text_bytes + added - freed;
+        store.generation += 1;
         store.evict();
+    }
+
+    /// A counter that changes whenever something is recorded (to skip
+    /// saving a registry nothing was added to).
+    pub fn generation(&self) -> u64 {
+        self.lock().generation
     }
 
     /// Checks a live file's fingerprint against what was served under its

@@ -217,3 +217,58 @@ fn b05_grep_headers_are_remembered_too() {
     assert_eq!(err.kind, ErrorKind::StaleTag);
     assert!(err.message.contains("collision"), "{}", err.message);
 }
+
+#[test]
+fn a_broad_grep_does_not_push_out_a_reads_fingerprint() {
+    // Second trial: 300 files of grep hits used to evict the read of
+    // f.txt from a 256-file memory, and the collision then went unseen.
+    let (dir, ws, session) = setup("alpha\nbeta\n");
+    for i in 0..300 {
+        fs::write(dir.path().join(format!("n{i}.txt")), "needle\n").unwrap();
+    }
+    let cx = ToolContext::new(&ws).with_session(&session);
+    let t = read_tag(&cx);
+    tools::grep(
+        &cx,
+        &hashedit_tools::args::GrepArgs {
+            pattern: "needle".into(),
+            max_results: Some(1000),
+            max_per_file: Some(1),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    fs::write(
+        dir.path().join("f.txt"),
+        "// build 075ab-002d6\nalpha\nbeta\n",
+    )
+    .unwrap();
+    let err = edit(&cx, format!("[f.txt#{t}]\nPUT 1:\n+ALPHA")).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::StaleTag);
+}
+
+#[test]
+fn the_newest_snapshot_served_under_a_tag_is_the_one_it_names() {
+    // The model read v1, then wrote v2 itself (same 4-hex tag): the write's
+    // reply showed v2 under that tag, so the tag now names v2; v1 no longer
+    // confirms anything.
+    let (dir, ws, session) = setup("alpha\nbeta\n");
+    let cx = ToolContext::new(&ws).with_session(&session);
+    let t = read_tag(&cx);
+    let v2 = "// build 075ab-002d6\nalpha\nbeta\n";
+    let out = tools::write(
+        &cx,
+        &hashedit_tools::args::WriteArgs {
+            path: "f.txt".into(),
+            content: v2.into(),
+            tag: None,
+        },
+    )
+    .unwrap();
+    assert!(out.text.contains(&format!("[f.txt#{t}]")));
+    // Someone restores v1: same tag, but not the snapshot last served.
+    fs::write(dir.path().join("f.txt"), "alpha\nbeta\n").unwrap();
+    let err = edit(&cx, format!("[f.txt#{t}]\nPUT 1:\n+X")).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::StaleTag);
+    assert!(err.message.contains("collision"), "{}", err.message);
+}

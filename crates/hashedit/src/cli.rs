@@ -251,11 +251,14 @@ fn execute(cli: Cli) -> Result<ToolResult<(Outcome, Printed)>, String> {
     if let Some(registry) = &registry {
         registry.load_into(&session);
     }
+    let loaded = session.generation();
     let cx = ToolContext::new(&ws)
         .with_blocks(&blocks)
         .with_session(&session);
     let result = run_tool(&cx, cli.command)?;
-    if let Some(registry) = &registry {
+    if let Some(registry) = &registry
+        && session.generation() != loaded
+    {
         registry.save_from(&session);
     }
     Ok(result)
