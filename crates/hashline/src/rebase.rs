@@ -97,10 +97,8 @@ pub fn rebase(ops: &[Hunk], served: &Text, live: &Text) -> Result<Rebased, Rebas
             .flatten()
             .map(|j| j as isize - (line as isize - 1))
     };
-    let unique = |text: &str| -> bool {
-        old.iter().filter(|l| **l == text).count() == 1
-            && new.iter().filter(|l| **l == text).count() == 1
-    };
+    let old_index = line_index(&old);
+    let new_index = line_index(&new);
     let n = old.len();
     let mut shift: Option<isize> = None;
     for op in ops {
@@ -126,7 +124,18 @@ pub fn rebase(ops: &[Hunk], served: &Text, live: &Text) -> Result<Rebased, Rebas
                 return Err(RebaseRefusal::TouchesChangedLines(op.line));
             }
         }
-        if neighbours.is_empty() && !(first..=last).all(|l| unique(old[l - 1])) {
+        // The op's lines with a little context must occur once in each
+        // version: with repeated blocks, the diff's alignment of equal runs
+        // is a guess, and so would the move be (product.md §3 item 6).
+        let unique_window = (0..=MAX_CONTEXT_LINES).any(|w| {
+            let lo = first.saturating_sub(w).max(1);
+            let hi = (last + w).min(n);
+            let window = &old[lo - 1..hi];
+            (lo..=hi).all(|l| shift_of(l) == Some(op_shift))
+                && occurrences(window, &old, &old_index) == 1
+                && occurrences(window, &new, &new_index) == 1
+        });
+        if !unique_window {
             return Err(RebaseRefusal::NoContext(op.line));
         }
         // `>$` means "after the last line": lines appended since make
@@ -180,6 +189,40 @@ pub fn rebase(ops: &[Hunk], served: &Text, live: &Text) -> Result<Rebased, Rebas
         })
         .collect();
     Ok(Rebased { hunks, shift })
+}
+
+/// Context lines (each side) tried when looking for an op's lines to be
+/// unique in both versions.
+pub const MAX_CONTEXT_LINES: usize = 3;
+
+/// Positions of each distinct line text.
+fn line_index<'a>(lines: &[&'a str]) -> std::collections::HashMap<&'a str, Vec<usize>> {
+    let mut index: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
+    for (i, line) in lines.iter().enumerate() {
+        index.entry(line).or_default().push(i);
+    }
+    index
+}
+
+/// How many times `window` occurs in `lines` (0, 1 or 2, meaning "more").
+fn occurrences(
+    window: &[&str],
+    lines: &[&str],
+    index: &std::collections::HashMap<&str, Vec<usize>>,
+) -> usize {
+    let Some(first) = window.first() else {
+        return 0;
+    };
+    let mut found = 0;
+    for &start in index.get(first).map(Vec::as_slice).unwrap_or_default() {
+        if lines.get(start..start + window.len()) == Some(window) {
+            found += 1;
+            if found == 2 {
+                break;
+            }
+        }
+    }
+    found
 }
 
 /// The first and last served line an op depends on; `None` when the op
@@ -284,6 +327,25 @@ mod tests {
         assert_eq!(
             run(SERVED, appended, "PUT >$:\n+z"),
             Err(RebaseRefusal::TouchesChangedLines(2))
+        );
+    }
+
+    #[test]
+    fn repeated_blocks_are_never_guessed() {
+        // Second trial: which A,B,C block was deleted cannot be known, so
+        // an op inside a repeated block is refused.
+        let served = "A\nB\nC\nA\nB\nC\nA\nB\nC\n";
+        let live = "A\nB\nC\nA\nB\nC\n";
+        assert_eq!(
+            run(served, live, "PUT 5:\n+B-middle"),
+            Err(RebaseRefusal::NoContext(2))
+        );
+        // Unique context nearby is enough.
+        let served = "head\nA\nB\nC\nA\nB\nC\n";
+        let live = "new\nhead\nA\nB\nC\nA\nB\nC\n";
+        assert_eq!(
+            run(served, live, "PUT 3:\n+B1").unwrap().0,
+            "new\nhead\nA\nB1\nC\nA\nB\nC\n"
         );
     }
 
