@@ -72,7 +72,7 @@ pub struct Op {
 }
 
 /// The ops of the grammar.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum OpKind {
     /// `PUT N:`, `PUT N.=M:`, `PUT N*:`: replace lines with the body rows.
     Replace {

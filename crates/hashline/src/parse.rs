@@ -13,6 +13,8 @@
 //! expected and, where one exists without guessing, gives a corrected line
 //! to copy.
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::fmt;
 
 use crate::document::{
@@ -610,17 +612,30 @@ impl Parser {
         // An op that repeats an earlier span op exactly is a duplicated
         // hunk: apply it once. Repeated inserts stay (both peers apply
         // them twice) but are flagged.
+        // The first document line of each distinct op, found by hashing so
+        // that a document of thousands of ops stays linear.
+        let mut first_line: HashMap<&OpKind, usize> = HashMap::with_capacity(section.ops.len());
+        let repeats: Vec<Option<usize>> = section
+            .ops
+            .iter()
+            .map(|op| match first_line.entry(&op.kind) {
+                Entry::Occupied(first) => Some(*first.get()),
+                Entry::Vacant(slot) => {
+                    slot.insert(op.line);
+                    None
+                }
+            })
+            .collect();
         let mut kept: Vec<Op> = Vec::with_capacity(section.ops.len());
-        for op in std::mem::take(&mut section.ops) {
-            if let Some(first) = kept.iter().find(|k| k.kind == op.kind) {
+        for (op, first_line) in std::mem::take(&mut section.ops).into_iter().zip(repeats) {
+            if let Some(first_line) = first_line {
                 let header = op.kind.canonical_header();
                 match op.kind {
                     OpKind::Replace { .. } | OpKind::Cut { .. } | OpKind::PasteOver { .. } => {
                         self.warn(
                             op.line,
                             format!(
-                                "{header} repeats document line {} exactly; it was applied once",
-                                first.line
+                                "{header} repeats document line {first_line} exactly; it was applied once"
                             ),
                         );
                         continue;
@@ -628,9 +643,8 @@ impl Parser {
                     OpKind::Insert { .. } | OpKind::Paste { .. } => self.warn(
                         op.line,
                         format!(
-                            "{header} repeats document line {} exactly, so its rows are inserted twice; \
-                             drop one if that was not meant",
-                            first.line
+                            "{header} repeats document line {first_line} exactly, so its rows are inserted \
+                             twice; drop one if that was not meant"
                         ),
                     ),
                     OpKind::Remove | OpKind::Move { .. } => {}
