@@ -203,12 +203,59 @@ impl LineScanner {
             return;
         }
         let mut rest = data;
-        while let Some(i) = memchr::memchr(b'\n', rest) {
+        loop {
+            if let Some(skipped) = self.skip_lines(rest) {
+                rest = skipped;
+            }
+            let Some(i) = memchr::memchr(b'\n', rest) else {
+                break;
+            };
             self.line_part(&rest[..i]);
             self.end_line();
             rest = &rest[i + 1..];
         }
         self.line_part(rest);
+    }
+
+    /// Fast path over lines that are neither kept nor the budget stop's
+    /// line: counts line breaks in bulk instead of visiting each line.
+    ///
+    /// Before the window it jumps to the window's first line (or past the
+    /// whole chunk when the window starts later); past the window, or once
+    /// the budget has stopped it, it counts every remaining line. Returns
+    /// what is left to visit line by line, or `None` when the fast path
+    /// does not apply here.
+    fn skip_lines<'d>(&mut self, rest: &'d [u8]) -> Option<&'d [u8]> {
+        if self.keeping || self.budget_stop.is_some_and(|s| s.line == self.line) {
+            return None;
+        }
+        let past_window =
+            self.budget_stop.is_some() || self.request.end.is_some_and(|end| self.line > end);
+        if !past_window && self.line >= self.request.start {
+            return None;
+        }
+        let breaks = count_newlines(rest);
+        if !past_window {
+            // Line breaks to pass before the window's first line.
+            let need = self.request.start - self.line;
+            if breaks >= need {
+                let at = memchr::memchr_iter(b'\n', rest)
+                    .nth(need - 1)
+                    .expect("counted");
+                self.line = self.request.start;
+                self.line_len = 0;
+                self.keeping = self.in_window(self.line);
+                return Some(&rest[at + 1..]);
+            }
+        }
+        match memchr::memrchr(b'\n', rest) {
+            None => self.line_len += rest.len() as u64,
+            Some(last) => {
+                self.line += breaks;
+                self.line_len = (rest.len() - last - 1) as u64;
+            }
+        }
+        Some(&rest[rest.len()..])
     }
 
     fn validate_utf8(&mut self, mut data: &[u8], mut base: u64) {
@@ -301,6 +348,11 @@ impl LineScanner {
         self.line_len = 0;
         self.keeping = self.in_window(self.line);
     }
+}
+
+/// Number of `\n` bytes in `bytes` (a loop the compiler vectorises).
+fn count_newlines(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b == b'\n').count()
 }
 
 /// Number of decimal digits of `n`.

@@ -120,7 +120,8 @@ pub struct TagHasher {
     /// omp: the previous chunk ended with a CR whose meaning (CRLF or lone
     /// CR) depends on the next byte.
     cr_pending: bool,
-    /// omp: staging buffer so xxHash gets large updates.
+    /// Short runs of the normalised stream, collected so xxHash32 (omp) and
+    /// the digest get large updates.
     staged: Vec<u8>,
     /// Strong digest of the same normalised stream, when asked for.
     digest: Option<Box<xxhash_rust::xxh3::Xxh3>>,
@@ -147,8 +148,11 @@ pub struct Fingerprint {
 const FNV_OFFSET_BASIS: u32 = 0x811C_9DC5;
 const FNV_PRIME: u32 = 0x0100_0193;
 const UTF8_BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
-/// Size at which the omp staging buffer is flushed into xxHash (bytes).
-const STAGE_FLUSH: usize = 64 * 1024;
+/// Size at which the staging buffer is flushed into xxHash32 (omp) and the
+/// digest (bytes); small enough to stay in the first-level cache.
+const STAGE_FLUSH: usize = 16 * 1024;
+/// Runs at least this long skip the staging buffer (bytes).
+const DIRECT_RUN: usize = 1024;
 
 impl fmt::Debug for TagHasher {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -208,7 +212,10 @@ impl TagHasher {
 
     fn finish_inner(&mut self) -> SnapshotTag {
         match self.scheme {
-            TagScheme::Rho => SnapshotTag((self.fnv & 0xFFFF) as u16),
+            TagScheme::Rho => {
+                self.flush_staged();
+                SnapshotTag((self.fnv & 0xFFFF) as u16)
+            }
             TagScheme::Omp => {
                 // A BOM prefix that never completed is ordinary content.
                 if let Some(seen) = self.bom_probe.take() {
@@ -221,8 +228,7 @@ impl TagHasher {
                 if std::mem::take(&mut self.cr_pending) {
                     self.omp_newline();
                 }
-                let staged = std::mem::take(&mut self.staged);
-                self.xxh.update(&staged);
+                self.flush_staged();
                 SnapshotTag((self.xxh.digest() & 0xFFFF) as u16)
             }
         }
@@ -237,9 +243,9 @@ impl TagHasher {
         self.fnv = h;
     }
 
-    /// Hashes content that follows pending whitespace: the whitespace was not
-    /// trailing after all.
-    fn emit_content(&mut self, content: &[u8]) {
+    /// Hashes whitespace that was held back because it might have been
+    /// trailing, now that content follows it on the same line.
+    fn emit_pending(&mut self) {
         let pending = std::mem::take(&mut self.pending);
         for &(byte, count) in &pending {
             for _ in 0..count {
@@ -248,22 +254,55 @@ impl TagHasher {
         }
         self.pending = pending;
         self.pending.clear();
-        self.emit_raw(content);
     }
 
+    /// Feeds bytes of the normalised stream to every consumer.
+    ///
+    /// FNV is fed directly (its cost is per byte, whatever the call size).
+    /// xxHash32 (omp) and the digest have a per-call cost, so short runs are
+    /// staged and handed over in large blocks; long runs bypass the stage
+    /// (after it is flushed, so the order of bytes is kept).
     fn emit_raw(&mut self, bytes: &[u8]) {
+        if self.scheme == TagScheme::Rho {
+            self.fnv(bytes);
+        }
+        self.emit_streams(bytes);
+    }
+
+    /// Feeds bytes of the normalised stream to xxHash32 (omp) and the
+    /// digest, not to FNV (see [`TagHasher::runs`]).
+    fn emit_streams(&mut self, bytes: &[u8]) {
+        if self.scheme == TagScheme::Rho && self.digest.is_none() {
+            return;
+        }
+        if bytes.len() >= DIRECT_RUN {
+            self.flush_staged();
+            self.feed_streams(bytes);
+        } else {
+            self.staged.extend_from_slice(bytes);
+            if self.staged.len() >= STAGE_FLUSH {
+                self.flush_staged();
+            }
+        }
+    }
+
+    /// Hands the staged bytes to xxHash32 (omp) and the digest.
+    fn flush_staged(&mut self) {
+        if self.staged.is_empty() {
+            return;
+        }
+        let staged = std::mem::take(&mut self.staged);
+        self.feed_streams(&staged);
+        self.staged = staged;
+        self.staged.clear();
+    }
+
+    fn feed_streams(&mut self, bytes: &[u8]) {
+        if self.scheme == TagScheme::Omp {
+            self.xxh.update(bytes);
+        }
         if let Some(digest) = &mut self.digest {
             digest.update(bytes);
-        }
-        match self.scheme {
-            TagScheme::Rho => self.fnv(bytes),
-            TagScheme::Omp => {
-                self.staged.extend_from_slice(bytes);
-                if self.staged.len() >= STAGE_FLUSH {
-                    self.xxh.update(&self.staged);
-                    self.staged.clear();
-                }
-            }
         }
     }
 
@@ -276,30 +315,111 @@ impl TagHasher {
         }
     }
 
-    /// Feeds part of a line (no line breaks inside) under the trimming rule.
-    fn line_part(&mut self, part: &[u8], is_ws: fn(u8) -> bool) {
-        let keep = part.iter().rposition(|&b| !is_ws(b)).map_or(0, |i| i + 1);
-        if keep > 0 {
-            self.emit_content(&part[..keep]);
-        }
-        self.push_pending(&part[keep..]);
-    }
-
-    fn update_rho(&mut self, mut data: &[u8]) {
-        loop {
-            match memchr::memchr(b'\n', data) {
-                Some(i) => {
-                    self.line_part(&data[..i], is_rho_ws);
-                    self.pending.clear();
-                    self.emit_raw(b"\n");
-                    data = &data[i + 1..];
+    /// Feeds `data` (no line break outside `\n`, or for omp no CR) under the
+    /// trimming rule, as maximal runs of unchanged input.
+    ///
+    /// The normalised stream is the input with each line's trailing
+    /// whitespace cut out (and, for omp, line breaks rewritten), so it is
+    /// made of long slices of `data` itself. Rather than feeding each line
+    /// and each `\n` separately, this keeps the start of the current run
+    /// and only hands a slice to the consumers where the stream leaves the
+    /// input: at trailing whitespace, at a rewritten line break and at the
+    /// end of the chunk. `breaks` finds the next line break; `on_break`
+    /// decides what a break at index `i` emits and where the next line
+    /// starts (or `None` when the chunk ends inside the break).
+    ///
+    /// FNV (rho) is the exception: it is fed line by line as the scan goes
+    /// (`hashed` trails the scan by at most one line). FNV is one long chain
+    /// of dependent multiplications, about 4 cycles a byte whatever else
+    /// runs, and feeding it each line as soon as the line is known lets the
+    /// processor overlap the search for the next line break with that
+    /// chain; feeding whole runs would serialise the two.
+    fn runs(
+        &mut self,
+        data: &[u8],
+        is_ws: fn(u8) -> bool,
+        breaks: fn(&[u8]) -> Option<usize>,
+        on_break: fn(&mut TagHasher, &[u8], usize) -> BreakAction,
+    ) {
+        let rho = self.scheme == TagScheme::Rho;
+        let mut run = 0;
+        let mut hashed = 0;
+        let mut pos = 0;
+        while pos < data.len() {
+            let found = breaks(&data[pos..]).map(|i| pos + i);
+            let end = found.unwrap_or(data.len());
+            let piece = &data[pos..end];
+            let keep = piece.iter().rposition(|&b| !is_ws(b)).map_or(0, |i| i + 1);
+            if keep > 0 && !self.pending.is_empty() {
+                // Whitespace carried over from the previous chunk was not
+                // trailing (only possible for the chunk's first piece, where
+                // no run has started yet).
+                debug_assert_eq!((run, hashed), (pos, pos));
+                self.emit_pending();
+            }
+            let Some(brk) = found else {
+                // The chunk ends inside a line: content so far is final,
+                // trailing whitespace waits for the next byte.
+                if keep < piece.len() {
+                    if rho {
+                        self.fnv(&data[hashed..pos + keep]);
+                        hashed = data.len();
+                    }
+                    self.emit_streams(&data[run..pos + keep]);
+                    self.push_pending(&piece[keep..]);
+                    run = data.len();
                 }
-                None => {
-                    self.line_part(data, is_rho_ws);
-                    return;
+                break;
+            };
+            if keep == 0 {
+                // A line of whitespace (with any carried over) ends here.
+                self.pending.clear();
+            }
+            match on_break(self, data, brk) {
+                BreakAction::Keep { next } => {
+                    if keep < piece.len() {
+                        if rho {
+                            self.fnv(&data[hashed..pos + keep]);
+                            hashed = brk;
+                        }
+                        self.emit_streams(&data[run..pos + keep]);
+                        run = brk;
+                    } else if rho {
+                        self.fnv(&data[hashed..next]);
+                        hashed = next;
+                    }
+                    pos = next;
+                }
+                BreakAction::Rewrite { next } => {
+                    debug_assert!(!rho, "only omp rewrites line breaks");
+                    self.emit_streams(&data[run..pos + keep]);
+                    self.emit_raw(b"\n");
+                    run = next;
+                    pos = next;
+                }
+                BreakAction::Pending => {
+                    debug_assert!(!rho, "only omp defers a CR");
+                    self.emit_streams(&data[run..pos + keep]);
+                    run = data.len();
+                    break;
                 }
             }
         }
+        if rho && hashed < data.len() {
+            self.fnv(&data[hashed..]);
+        }
+        if run < data.len() {
+            self.emit_streams(&data[run..]);
+        }
+    }
+
+    fn update_rho(&mut self, data: &[u8]) {
+        self.runs(
+            data,
+            is_rho_ws,
+            |d| memchr::memchr(b'\n', d),
+            |_, _, i| BreakAction::Keep { next: i + 1 },
+        );
     }
 
     fn update_omp(&mut self, mut data: &[u8]) {
@@ -341,42 +461,48 @@ impl TagHasher {
                 data = &data[1..];
             }
         }
-        loop {
-            match memchr::memchr2(b'\n', b'\r', data) {
-                Some(i) => {
-                    self.line_part(&data[..i], is_omp_ws);
-                    if data[i] == b'\r' {
-                        match data.get(i + 1) {
-                            Some(b'\n') => {
-                                self.omp_newline();
-                                data = &data[i + 2..];
-                            }
-                            Some(_) => {
-                                self.omp_newline();
-                                data = &data[i + 1..];
-                            }
-                            None => {
-                                self.cr_pending = true;
-                                return;
-                            }
-                        }
-                    } else {
-                        self.omp_newline();
-                        data = &data[i + 1..];
+        self.runs(
+            data,
+            is_omp_ws,
+            |d| memchr::memchr2(b'\n', b'\r', d),
+            |hasher, d, i| {
+                if d[i] == b'\n' {
+                    return BreakAction::Keep { next: i + 1 };
+                }
+                match d.get(i + 1) {
+                    Some(b'\n') => BreakAction::Rewrite { next: i + 2 },
+                    Some(_) => BreakAction::Rewrite { next: i + 1 },
+                    None => {
+                        hasher.cr_pending = true;
+                        BreakAction::Pending
                     }
                 }
-                None => {
-                    self.line_part(data, is_omp_ws);
-                    return;
-                }
-            }
-        }
+            },
+        );
     }
 
     fn omp_newline(&mut self) {
         self.pending.clear();
         self.emit_raw(b"\n");
     }
+}
+
+/// What a line break found by [`TagHasher::runs`] does to the stream.
+enum BreakAction {
+    /// The break is a `\n` that stays in the stream as it is; the next line
+    /// starts at `next`.
+    Keep {
+        /// Index of the next line's first byte.
+        next: usize,
+    },
+    /// The break (CRLF or a lone CR) is emitted as `\n`; the next line
+    /// starts at `next`.
+    Rewrite {
+        /// Index of the next line's first byte.
+        next: usize,
+    },
+    /// The chunk ends with a CR whose meaning the next chunk decides.
+    Pending,
 }
 
 fn is_rho_ws(b: u8) -> bool {
@@ -513,6 +639,49 @@ mod tests {
         assert_eq!(header("src/a.rs", SnapshotTag(0x1A2B)), "[src/a.rs#1A2B]");
     }
 
+    /// The normalised stream a scheme hashes, built the obvious way.
+    fn normalised(scheme: TagScheme, bytes: &[u8]) -> Vec<u8> {
+        match scheme {
+            TagScheme::Rho => bytes
+                .split(|&b| b == b'\n')
+                .map(|piece| {
+                    let keep = piece
+                        .iter()
+                        .rposition(|&b| !is_rho_ws(b))
+                        .map_or(0, |i| i + 1);
+                    piece[..keep].to_vec()
+                })
+                .collect::<Vec<_>>()
+                .join(&b'\n'),
+            TagScheme::Omp => {
+                let body = bytes.strip_prefix(&UTF8_BOM[..]).unwrap_or(bytes);
+                let mut lf = Vec::with_capacity(body.len());
+                let mut i = 0;
+                while i < body.len() {
+                    if body[i] == b'\r' {
+                        lf.push(b'\n');
+                        if body.get(i + 1) == Some(&b'\n') {
+                            i += 1;
+                        }
+                    } else {
+                        lf.push(body[i]);
+                    }
+                    i += 1;
+                }
+                lf.split(|&b| b == b'\n')
+                    .map(|piece| {
+                        let keep = piece
+                            .iter()
+                            .rposition(|&b| !is_omp_ws(b))
+                            .map_or(0, |i| i + 1);
+                        piece[..keep].to_vec()
+                    })
+                    .collect::<Vec<_>>()
+                    .join(&b'\n')
+            }
+        }
+    }
+
     fn chunked(scheme: TagScheme, bytes: &[u8], cuts: &[usize]) -> SnapshotTag {
         let mut hasher = TagHasher::new(scheme);
         let mut start = 0;
@@ -555,6 +724,49 @@ mod tests {
                 h = h.wrapping_mul(FNV_PRIME);
             }
             prop_assert_eq!(TagScheme::Rho.tag_of(&bytes), SnapshotTag((h & 0xFFFF) as u16));
+        }
+
+        /// Tag and digest equal their definitions over the normalised
+        /// stream, whatever the chunking: long lines (runs past the staging
+        /// threshold), whitespace and CRs across chunk ends.
+        #[test]
+        fn fingerprints_match_their_definitions_under_any_chunking(
+            pieces in proptest::collection::vec(
+                prop_oneof![
+                    Just(&b" "[..]), Just(&b"\t"[..]), Just(&b"\r"[..]), Just(&b"\n"[..]),
+                    Just(&b"\r\n"[..]), Just(&b"x"[..]), Just(&b"\xEF\xBB\xBF"[..]),
+                    Just(&[b'y'; 700][..]), Just(&[b'z'; 1500][..]),
+                ],
+                0..24),
+            mut cuts in proptest::collection::vec(0usize..6000, 0..8),
+        ) {
+            let bytes: Vec<u8> = pieces.concat();
+            cuts.sort_unstable();
+            for scheme in [TagScheme::Rho, TagScheme::Omp] {
+                let stream = normalised(scheme, &bytes);
+                let mut hasher = TagHasher::with_digest(scheme);
+                let mut start = 0;
+                for &cut in &cuts {
+                    let cut = cut.min(bytes.len()).max(start);
+                    hasher.update(&bytes[start..cut]);
+                    start = cut;
+                }
+                hasher.update(&bytes[start..]);
+                let got = hasher.finish_fingerprint();
+                let tag = match scheme {
+                    TagScheme::Rho => {
+                        let mut h = FNV_OFFSET_BASIS;
+                        for &b in &stream {
+                            h ^= u32::from(b);
+                            h = h.wrapping_mul(FNV_PRIME);
+                        }
+                        h
+                    }
+                    TagScheme::Omp => xxhash_rust::xxh32::xxh32(&stream, 0),
+                };
+                prop_assert_eq!(got.tag, SnapshotTag((tag & 0xFFFF) as u16));
+                prop_assert_eq!(got.digest, ContentDigest(xxhash_rust::xxh3::xxh3_128(&stream)));
+            }
         }
 
         #[test]
