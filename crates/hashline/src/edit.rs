@@ -397,29 +397,79 @@ fn surroundings(
     }
 }
 
-/// Warns when a body's first row repeats the unchanged line just above its
-/// place, or its last row the line just below: the rows are written as sent
-/// (product.md §4 and handed cases B01/B02: content is never guessed), but
-/// the author may have restated a neighbour by mistake.
+/// Most leading or trailing rows compared with a body's neighbours (keeps
+/// the check linear for bodies of any size).
+const MAX_ECHO_ROWS: usize = 16;
+
+/// Warns when a body's first rows repeat the unchanged lines just above its
+/// place, or its last rows the lines just below: the rows are written as
+/// sent (product.md §4 and handed cases B01/B02: content is never guessed),
+/// but the author may have restated neighbours by mistake. Lines that
+/// another op of the section replaces or deletes are not neighbours that
+/// stay, so they never count.
 fn echo_warnings(hunks: &[crate::hunk::Hunk], live: &Text) -> Vec<String> {
     let total = live.line_count();
-    let line_text = |n: usize| (n >= 1 && n <= total).then(|| live.line(n));
-    let echoes = |row: Option<&String>, n: usize| {
-        row.is_some_and(|row| !row.trim().is_empty() && Some(row.as_str()) == line_text(n))
-    };
+    let removed: std::collections::HashSet<usize> = hunks
+        .iter()
+        .filter_map(|h| h.kind.span())
+        .flat_map(|r| r.start..=r.end)
+        .collect();
+    // A line that stays in the file, by number.
+    let kept = |n: usize| (n >= 1 && n <= total && !removed.contains(&n)).then(|| live.line(n));
     let mut warnings = Vec::new();
     for hunk in hunks {
         let Some((body, above, below, _)) = surroundings(&hunk.kind, total) else {
             continue;
         };
-        for (row, which, n) in [(body.first(), "first", above), (body.last(), "last", below)] {
-            if echoes(row, n) {
-                warnings.push(format!(
-                    "{} (document line {}): the {which} body row repeats line {n}, which stays in the file; \
-                     it is written twice as sent. If that was not meant, CUT the extra row",
-                    hunk.header, hunk.line
-                ));
+        // Longest run of leading rows equal to the lines ending at `above`.
+        let leading = (1..=body.len().min(MAX_ECHO_ROWS))
+            .filter(|&k| {
+                above + 1 > k
+                    && kept(above + 1 - k).is_some()
+                    && body[..k]
+                        .iter()
+                        .zip(above + 1 - k..=above)
+                        .all(|(r, n)| kept(n) == Some(r.as_str()))
+            })
+            .last()
+            .unwrap_or(0);
+        let trailing = (1..=body.len().min(MAX_ECHO_ROWS))
+            .filter(|&k| {
+                body[body.len() - k..]
+                    .iter()
+                    .zip(below..below + k)
+                    .all(|(r, n)| kept(n) == Some(r.as_str()))
+            })
+            .last()
+            .unwrap_or(0);
+        let describe = |k: usize, first: usize| {
+            if k == 1 {
+                format!("body row repeats line {first}, which stays")
+            } else {
+                format!(
+                    "{k} body rows repeat lines {first}-{}, which stay",
+                    first + k - 1
+                )
             }
+        };
+        let blank = |rows: &[String]| rows.iter().all(|r| r.trim().is_empty());
+        if leading > 0 && !blank(&body[..leading]) {
+            warnings.push(format!(
+                "{} (document line {}): the first {} in the file; they are written twice as sent. \
+                 If that was not meant, CUT the extra rows",
+                hunk.header,
+                hunk.line,
+                describe(leading, above + 1 - leading)
+            ));
+        }
+        if trailing > 0 && !blank(&body[body.len() - trailing..]) {
+            warnings.push(format!(
+                "{} (document line {}): the last {} in the file; they are written twice as sent. \
+                 If that was not meant, CUT the extra rows",
+                hunk.header,
+                hunk.line,
+                describe(trailing, below)
+            ));
         }
     }
     warnings
@@ -522,14 +572,47 @@ mod tests {
         assert_eq!(
             out.warnings,
             vec![
-                "PUT >1: (document line 2): the last body row repeats line 2, which stays in the file; it is \
-                 written twice as sent. If that was not meant, CUT the extra row"
+                "PUT >1: (document line 2): the last body row repeats line 2, which stays in the file; they \
+                 are written twice as sent. If that was not meant, CUT the extra rows"
             ]
         );
         let out = edit("a\nb\nc\n", "PUT <3:\n+b\n+x").unwrap();
         assert_eq!(out.bytes, b"a\nb\nb\nx\nc\n");
         assert_eq!(out.warnings.len(), 1);
         assert!(out.warnings[0].contains("the first body row repeats line 2"));
+        // Several rows (reference-omp.md §7 case 32).
+        let out = edit(
+            "// one\n// two\nold();\n",
+            "PUT 3:\n+// one\n+// two\n+new();",
+        )
+        .unwrap();
+        assert_eq!(
+            out.warnings,
+            vec![
+                "PUT 3: (document line 2): the first 2 body rows repeat lines 1-2, which stay in the file; \
+                 they are written twice as sent. If that was not meant, CUT the extra rows"
+            ]
+        );
+    }
+
+    #[test]
+    fn lines_another_op_removes_are_not_echoes() {
+        // Second trial: moving line 3 to the end is not an echo of line 3.
+        let doc = parse("[f#0000]\nCUT 1 @x\nCUT 3 @y\nPUT >$ @y").unwrap();
+        let file = "l1\nl2\nl3\n";
+        let text = Text::decode(file.as_bytes()).unwrap();
+        let input = SectionInput {
+            section: &doc.sections[0],
+            display: "f",
+            result_display: "f",
+            live: &text,
+            live_tag: TagScheme::Rho.tag_of(file.as_bytes()),
+            scheme: TagScheme::Rho,
+            blocks: None,
+        };
+        let out = apply_section(&input, &mut Registers::default()).unwrap();
+        assert_eq!(out.bytes, b"l2\nl3\n");
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
     }
 
     #[test]
