@@ -423,7 +423,8 @@ fn echo_warnings(hunks: &[crate::hunk::Hunk], live: &Text) -> Vec<String> {
         };
         // Longest run of leading rows equal to the lines ending at `above`.
         let leading = (1..=body.len().min(MAX_ECHO_ROWS))
-            .filter(|&k| {
+            .rev()
+            .find(|&k| {
                 above + 1 > k
                     && kept(above + 1 - k).is_some()
                     && body[..k]
@@ -431,16 +432,15 @@ fn echo_warnings(hunks: &[crate::hunk::Hunk], live: &Text) -> Vec<String> {
                         .zip(above + 1 - k..=above)
                         .all(|(r, n)| kept(n) == Some(r.as_str()))
             })
-            .last()
             .unwrap_or(0);
         let trailing = (1..=body.len().min(MAX_ECHO_ROWS))
-            .filter(|&k| {
+            .rev()
+            .find(|&k| {
                 body[body.len() - k..]
                     .iter()
                     .zip(below..below + k)
                     .all(|(r, n)| kept(n) == Some(r.as_str()))
             })
-            .last()
             .unwrap_or(0);
         let describe = |k: usize, first: usize| {
             if k == 1 {
