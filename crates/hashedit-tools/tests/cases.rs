@@ -628,11 +628,28 @@ fn trial_previews_keep_the_new_header_when_rows_do_not_fit() {
     assert_eq!(
         out.text,
         format!(
-            "PUT 2: (1 → 1 line)\n[l.txt#{new_tag}]\n\n[the preview rows do not fit the output budget; read the file to see them]"
+            "PUT 2: (1 → 1 line)\n[l.txt#{new_tag}]\n…\n2:S2\n\n[line 1 not shown: longer than 4096 bytes; \
+             read_file with offset/limit shows it]"
         )
     );
+    // Rows that each fit but together exceed the budget: the header stays.
+    let rows: String = (0..40)
+        .map(|i| format!("{i:02}{}\n", "z".repeat(4000)))
+        .collect();
+    w.put("m.txt", rows.as_bytes());
+    let t = hashline::TagScheme::Rho.tag_of(rows.as_bytes());
+    let ops = "PUT 5:\n+a\nPUT 15:\n+b\nPUT 25:\n+c\nPUT 35:\n+d";
+    let out = w.edit(&format!("[m.txt#{t}]\n{ops}")).unwrap();
+    assert!(out.text.starts_with("PUT 5: (1 → 1 line); PUT 15: (1 → 1 line); PUT 25: (1 → 1 line); PUT 35: (1 → 1 line)\n[m.txt#"));
+    assert!(
+        out.text.ends_with(
+            "\n\n[the preview rows do not fit the output budget; read the file to see them]"
+        ),
+        "{}",
+        &out.text[..200]
+    );
     // write: the same for its snapshot.
-    let out = w.write("w.txt", &format!("{long}\n")).unwrap();
+    let out = w.write("w.txt", &rows).unwrap();
     assert!(out.text.ends_with(
         "\n\n[the snapshot rows do not fit the output budget; read the file to see them]"
     ));

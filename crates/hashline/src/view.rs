@@ -317,22 +317,49 @@ fn push_row(out: &mut String, line: usize, text: &str) {
     out.push_str(text);
 }
 
+/// Longest row a snapshot or preview shows (bytes); longer lines are left
+/// out, named in a note, so an error's live snapshot stays small whatever
+/// the file holds. Reads page through such lines themselves.
+pub const LONG_ROW_BYTES: usize = 4096;
+
 /// Header, then `N:text` rows with a `…` row between non-adjacent rows, then
-/// a blank line and the footer. No trailing newline.
+/// a blank line and the footer. Rows over [`LONG_ROW_BYTES`] are left out
+/// (a gap) and named in a note after the footer. No trailing newline.
 fn render_rows(head: &str, text: &Text, rows: &[usize], footer: Option<&str>) -> String {
     let mut out = head.to_string();
     let mut previous = None;
+    let mut long = Vec::new();
     for &line in rows {
-        if previous.is_some_and(|p: usize| line > p + 1) {
+        let row = text.line(line);
+        if row.len() > LONG_ROW_BYTES {
+            long.push(line);
+            continue;
+        }
+        if previous.is_some_and(|p: usize| line > p + 1) || (previous.is_none() && !long.is_empty())
+        {
             out.push('\n');
             out.push_str(GAP_ROW);
         }
-        push_row(&mut out, line, text.line(line));
+        push_row(&mut out, line, row);
         previous = Some(line);
+    }
+    if previous.is_some_and(|p| long.last().is_some_and(|&l| l > p)) {
+        out.push('\n');
+        out.push_str(GAP_ROW);
     }
     if let Some(footer) = footer {
         out.push_str("\n\n");
         out.push_str(footer);
+    }
+    if !long.is_empty() {
+        let lines: Vec<String> = long.iter().map(ToString::to_string).collect();
+        out.push_str(if footer.is_some() { "\n" } else { "\n\n" });
+        out.push_str(&format!(
+            "[{} {} not shown: longer than {LONG_ROW_BYTES} bytes; read_file with offset/limit shows {}]",
+            plural(long.len(), "line", "lines"),
+            lines.join(", "),
+            plural(long.len(), "it", "them")
+        ));
     }
     out
 }
@@ -485,6 +512,20 @@ mod tests {
         assert!(view.ends_with(
             "\n\n[post-edit lines 1-73 of 80 shown near the changes; read the file for the rest]"
         ));
+    }
+
+    #[test]
+    fn long_lines_are_named_not_shown() {
+        let body = format!("a\n{}\nc\n", "b".repeat(LONG_ROW_BYTES + 1));
+        let text = Text::from_body(false, body);
+        let view = live_snapshot("f.txt", SnapshotTag(1), &text, &[1, 3]);
+        assert_eq!(
+            view,
+            "[f.txt#0001]\n1:a\n…\n3:c\n\n[line 2 not shown: longer than 4096 bytes; read_file with \
+             offset/limit shows it]"
+        );
+        let view = live_snapshot("f.txt", SnapshotTag(1), &text, &[2]);
+        assert!(view.len() < 200, "{view}");
     }
 
     #[test]
