@@ -152,3 +152,33 @@ fn block_ops_without_a_grammar_fail_with_a_clear_error() {
     );
     assert_eq!(read(dir.path(), "a.rs").as_deref(), Some("fn a() {\n}\n"));
 }
+
+#[test]
+fn dry_runs_name_file_ops_and_tiny_budgets_keep_the_headers() {
+    let (dir, ws) = setup(&[("r.txt", "a\nb\n"), ("g.txt", "x\n")]);
+    let cx = ToolContext::new(&ws);
+    let doc = format!(
+        "[r.txt#{}]\nPUT 1:\n+A\nMV moved/r2.txt\n[g.txt#{}]\nREM\n",
+        tag("a\nb\n"),
+        tag("x\n")
+    );
+    let out = tools::edit(&cx, &EditArgs { input: doc.clone() }, EditMode::DryRun).unwrap();
+    assert_eq!(
+        out.text,
+        "MV: r.txt would move to moved/r2.txt\n--- a/r.txt\n+++ b/r.txt\n@@ -1,2 +1,2 @@\n-a\n+A\n b\n\
+         REM: g.txt would be deleted\n--- a/g.txt\n+++ b/g.txt\n@@ -1 +0,0 @@\n-x\n"
+    );
+    assert_eq!(read(dir.path(), "r.txt").as_deref(), Some("a\nb\n"));
+    // With a budget too small for the summaries, the reply is the headers.
+    let ws = ws.with_max_output_bytes(40);
+    let cx = ToolContext::new(&ws);
+    let out = edit(&cx, &doc).unwrap();
+    assert_eq!(
+        out.text,
+        format!("[moved/r2.txt#{}]\nREM g.txt", tag("A\nb\n"))
+    );
+    assert_eq!(
+        out.structured["files"][1]["new_tag"],
+        serde_json::Value::Null
+    );
+}

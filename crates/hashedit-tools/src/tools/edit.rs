@@ -233,6 +233,7 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
         Vec::with_capacity(locked.len());
     let mut reports = Vec::with_capacity(locked.len());
     let mut compact = Vec::with_capacity(locked.len());
+    let mut minimal = Vec::with_capacity(locked.len());
     let mut files = Vec::with_capacity(locked.len());
     let mut warnings: Vec<String> = document.warnings.iter().map(ToString::to_string).collect();
     for ((section, target), file) in document.sections.iter().zip(&targets).zip(&locked) {
@@ -292,7 +293,7 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
         let mut entry = json!({
             "path": display,
             "old_tag": section.tag.to_string(),
-            "new_tag": edited.new_tag.to_string(),
+            "new_tag": (edited.file_op != Some(FileOp::Remove)).then(|| edited.new_tag.to_string()),
             "summary": edited.summary,
             "changed": !unchanged,
             "removed": edited.file_op == Some(FileOp::Remove),
@@ -302,6 +303,15 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
             EditMode::Apply => {
                 reports.push(edited.report());
                 compact.push(edited.compact_report());
+                minimal.push(match &edited.file_op {
+                    Some(FileOp::Remove) => format!("REM {display}"),
+                    _ => edited
+                        .preview
+                        .lines()
+                        .next()
+                        .unwrap_or_default()
+                        .to_string(),
+                });
             }
             EditMode::DryRun => {
                 let after: &[u8] = match &edited.file_op {
@@ -310,10 +320,17 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
                 };
                 let diff = unified_diff(display, &file.original, after);
                 entry["diff"] = json!(diff);
+                let file_op = match (&edited.file_op, &target.dest) {
+                    (Some(FileOp::Remove), _) => format!("REM: {display} would be deleted\n"),
+                    (Some(FileOp::Move(_)), Some(dest)) => {
+                        format!("MV: {display} would move to {}\n", dest.display)
+                    }
+                    _ => String::new(),
+                };
                 reports.push(if diff.is_empty() {
-                    format!("{display}: no change\n")
+                    format!("{file_op}{display}: no change\n")
                 } else {
-                    diff
+                    format!("{file_op}{diff}")
                 });
             }
         }
@@ -375,6 +392,10 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
                 let mut listed = warnings[..MAX_LISTED_WARNINGS].to_vec();
                 listed.push(format!("… and {more} more warnings"));
                 text = with_warnings(&compact, &listed);
+            }
+            // A tiny budget: only the new headers, which chain.
+            if text.len() > budget {
+                text = minimal.join("\n");
             }
             text
         }
