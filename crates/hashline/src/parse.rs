@@ -90,6 +90,9 @@ pub enum Problem {
     BodyOnHeaderLine,
     /// `path#TAG` without the brackets.
     HeaderWithoutBrackets,
+    /// Every body row starts with its line number (`+12:text`), as copied
+    /// from a read.
+    NumberedBody,
 }
 
 /// Why a locator is invalid.
@@ -209,6 +212,9 @@ impl fmt::Display for Problem {
             }
             Problem::BodyOnHeaderLine => "each body row goes on its own line, after the PUT header",
             Problem::HeaderWithoutBrackets => "a section header is written in brackets: [path#TAG]",
+            Problem::NumberedBody => {
+                "every body row starts with its line number, as copied from a read (N:text); a + row holds only the line's text"
+            }
         };
         f.write_str(text)
     }
@@ -325,6 +331,8 @@ struct OpenPut {
     body: Vec<String>,
     /// Line and text of a blank line seen after the last row.
     blank_after: Option<(usize, String)>,
+    /// Unified-diff `-old` rows met in the body: (line, text).
+    minus_rows: Vec<(usize, String)>,
 }
 
 #[derive(Clone, Copy)]
@@ -383,11 +391,23 @@ impl Parser {
 
     fn run(mut self, input: &str) -> Result<Document, ParseError> {
         let input = input.strip_prefix('\u{FEFF}').unwrap_or(input);
+        let fence = outer_fence(input);
+        if let Some((open, close)) = fence {
+            self.warn(
+                open,
+                format!(
+                    "ignored the Markdown code fence around the document (lines {open} and {close}); send the document as plain text"
+                ),
+            );
+        }
         let mut lines = input.lines().enumerate();
         while let Some((index, raw)) = lines.next() {
             // `lines` keeps a lone CR at the very end; rows never end in one.
             let raw = raw.strip_suffix('\r').unwrap_or(raw);
             let number = index + 1;
+            if fence.is_some_and(|(open, close)| number == open || number == close) {
+                continue;
+            }
             if !raw.starts_with('+')
                 && let Some(m) = marker(raw.trim())
             {
@@ -463,6 +483,14 @@ impl Parser {
         }
         let trimmed = raw.trim();
         if trimmed.is_empty() {
+            return Ok(());
+        }
+        // A diff `-old` row inside a body: keep reading, so the error can
+        // show the op without them.
+        if let Some(open) = &mut self.open
+            && row_shape(raw) == RowShape::DiffMinus
+        {
+            open.minus_rows.push((number, raw.to_string()));
             return Ok(());
         }
         if raw.starts_with('+') {
@@ -554,6 +582,20 @@ impl Parser {
         let Some(open) = self.open.take() else {
             return Ok(());
         };
+        if let Some((line, text)) = open.minus_rows.first() {
+            // The op as it reads without the `-` rows, if it keeps a body;
+            // a body of `-` rows only reads as a deletion.
+            let fix = match (open.target, open.body.is_empty()) {
+                (_, false) => Some(corrected_op(open.target, &open.body)),
+                (PutTarget::Replace(target), true) => Some(format!("CUT {}", target.canonical())),
+                (PutTarget::Insert(_), true) => None,
+            };
+            return Err(err(*line, text, Problem::BareRow(RowShape::DiffMinus), fix));
+        }
+        if let Some(stripped) = numbered_body(open.target, &open.body) {
+            let fix = corrected_op(open.target, &stripped);
+            return Err(err(open.line, &open.text, Problem::NumberedBody, Some(fix)));
+        }
         if open.body.is_empty() {
             let fix = match open.target {
                 PutTarget::Replace(target) => Some(format!("CUT {}", target.canonical())),
@@ -631,7 +673,10 @@ impl Parser {
             if let Some(first_line) = first_line {
                 let header = op.kind.canonical_header();
                 match op.kind {
-                    OpKind::Replace { .. } | OpKind::Cut { .. } | OpKind::PasteOver { .. } => {
+                    OpKind::Replace { .. }
+                    | OpKind::Cut { .. }
+                    | OpKind::PasteOver { .. }
+                    | OpKind::Insert { .. } => {
                         self.warn(
                             op.line,
                             format!(
@@ -640,7 +685,7 @@ impl Parser {
                         );
                         continue;
                     }
-                    OpKind::Insert { .. } | OpKind::Paste { .. } => self.warn(
+                    OpKind::Paste { .. } => self.warn(
                         op.line,
                         format!(
                             "{header} repeats document line {first_line} exactly, so its rows are inserted \
@@ -728,6 +773,7 @@ impl Parser {
                     target,
                     body: Vec::new(),
                     blank_after: None,
+                    minus_rows: Vec::new(),
                 });
             }
             (PutTarget::Insert(at), register, false) => {
@@ -1199,6 +1245,69 @@ fn bare_row_fix(raw: &str, shape: RowShape, in_body: bool) -> Option<String> {
         | RowShape::IndentedPlus
         | RowShape::Plain => None,
     }
+}
+
+/// The document lines (1-based) of a Markdown fence around the whole
+/// document: the first non-blank line opens a fence (```` ``` ````,
+/// ```` ```lang ````, `~~~`) and the last non-blank line closes it. A body
+/// line that is a fence is written `+```` `, so a bare fence there is
+/// never content.
+fn outer_fence(input: &str) -> Option<(usize, usize)> {
+    let mut lines = input
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
+    let (first, opener) = lines.next()?;
+    let (last, closer) = lines.last()?;
+    let opener = opener.trim();
+    let closer = closer.trim();
+    let fence = ["```", "~~~"].into_iter().find(|f| opener.starts_with(f))?;
+    let info = &opener[3..];
+    let info_ok = info
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '+' | '.'));
+    (info_ok && closer == fence).then_some((first + 1, last + 1))
+}
+
+/// The `PUT` op on `target` with `rows`, canonically spelled: a fix to
+/// copy.
+fn corrected_op(target: PutTarget, rows: &[String]) -> String {
+    let locator = match target {
+        PutTarget::Replace(target) => target.canonical(),
+        PutTarget::Insert(at) => at.canonical(),
+    };
+    let mut fix = format!("PUT {locator}:");
+    for row in rows {
+        fix.push_str("\n+");
+        fix.push_str(row);
+    }
+    fix
+}
+
+/// The rows without their prefixes when every row of a body starts with
+/// `N:` and the numbers count up by one from the op's own line (for an
+/// insert, from its anchor or the line after it): rows pasted from a read.
+fn numbered_body(target: PutTarget, body: &[String]) -> Option<Vec<String>> {
+    let mut numbers = Vec::with_capacity(body.len());
+    let mut stripped = Vec::with_capacity(body.len());
+    for row in body {
+        let digits = row.bytes().take_while(u8::is_ascii_digit).count();
+        let rest = row[digits..].strip_prefix(':')?;
+        numbers.push(row[..digits].parse::<usize>().ok()?);
+        stripped.push(rest.to_string());
+    }
+    let first = *numbers.first()?;
+    if numbers.iter().enumerate().any(|(i, &n)| n != first + i) {
+        return None;
+    }
+    let expected: &[usize] = match target {
+        PutTarget::Replace(Target::Lines(range)) => &[range.start],
+        PutTarget::Replace(Target::Block(n)) => &[n],
+        PutTarget::Insert(Gap::After(n) | Gap::AfterBlock(n)) => &[n, n + 1],
+        PutTarget::Insert(Gap::Before(n)) => &[n.saturating_sub(1), n],
+        PutTarget::Insert(Gap::End) => return Some(stripped),
+    };
+    expected.contains(&first).then_some(stripped)
 }
 
 /// Our own footers and gap rows, pasted back by a model: `…`,

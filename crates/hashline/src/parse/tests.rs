@@ -555,10 +555,71 @@ fn duplicated_hunks() {
             "warning: document line 4: PUT 2: repeats document line 2 exactly; it was applied once"
         ]
     );
-    // Repeated inserts stay (both peers insert twice) and are flagged.
+    // So is an exact repeat of an insert: one body at one gap says it once.
     let doc = "[a#ABCD]\nPUT >2:\n+x\nPUT >2:\n+x";
-    assert_eq!(ops(doc).len(), 2);
+    assert_eq!(ops(doc).len(), 1);
     assert_eq!(warnings(doc).len(), 1);
+    // Two different inserts at one gap both stay.
+    assert_eq!(ops("[a#ABCD]\nPUT >2:\n+x\nPUT >2:\n+y").len(), 2);
+}
+
+#[test]
+fn an_outer_code_fence_is_ignored_with_a_warning() {
+    for fence in ["```", "```hashline", "~~~"] {
+        let close = &fence[..3];
+        let doc = format!("{fence}\n[a#ABCD]\nPUT 2:\n+x\n{close}\n");
+        assert_eq!(ops(&doc).len(), 1, "{fence}");
+        assert_eq!(
+            warnings(&doc),
+            vec![
+                "warning: document line 1: ignored the Markdown code fence around the document (lines 1 and 5); send the document as plain text"
+            ]
+        );
+    }
+    // A fence that does not wrap the whole document is still an error.
+    assert_eq!(
+        fails("[a#ABCD]\nPUT 2:\n+x\n```").problem,
+        Problem::BareRow(RowShape::Fence)
+    );
+    assert_eq!(
+        fails("```rust\n[a#ABCD]\nPUT 2:\n+x").problem,
+        Problem::BareRow(RowShape::Fence)
+    );
+    // A fenced line written as a row stays content.
+    assert_eq!(
+        ops("[a#ABCD]\nPUT 2:\n+```"),
+        vec![OpKind::Replace {
+            target: Target::Lines(range(2, 2)),
+            body: body(&["```"])
+        }]
+    );
+}
+
+#[test]
+fn diff_minus_rows_are_refused_with_the_op_without_them() {
+    let e = fails("[a#ABCD]\nPUT 2.=3:\n-old two\n-old three\n+new\nCUT 5");
+    assert_eq!(e.line, 3);
+    assert_eq!(e.problem, Problem::BareRow(RowShape::DiffMinus));
+    assert_eq!(e.fix.as_deref(), Some("PUT 2.=3:\n+new"));
+    // Only '-' rows: a deletion.
+    let e = fails("[a#ABCD]\nPUT 4:\n-gone");
+    assert_eq!(e.fix.as_deref(), Some("CUT 4"));
+}
+
+#[test]
+fn bodies_numbered_like_a_read_are_refused_with_the_rows_unnumbered() {
+    let e = fails("[a#ABCD]\nPUT 12.=13:\n+12:    let a = 1;\n+13:    let b = 2;");
+    assert_eq!(e.problem, Problem::NumberedBody);
+    assert_eq!(
+        e.fix.as_deref(),
+        Some("PUT 12.=13:\n+    let a = 1;\n+    let b = 2;")
+    );
+    let e = fails("[a#ABCD]\nPUT >7:\n+8:x");
+    assert_eq!(e.fix.as_deref(), Some("PUT >7:\n+x"));
+    // Numbers that are not the op's lines are content (handed case B03).
+    assert_eq!(ops("[a#ABCD]\nPUT 2:\n+12:30 standup").len(), 1);
+    // So are rows of which only some are numbered.
+    assert_eq!(ops("[a#ABCD]\nPUT 2.=3:\n+2:a\n+b").len(), 1);
 }
 
 #[test]
