@@ -234,3 +234,43 @@ fn write_creates_the_unescaped_name_and_reports_it_quoted() {
         missing.message
     );
 }
+
+#[test]
+fn single_quoted_names_round_trip_and_never_hit_their_sibling() {
+    // Second trial: a file literally named 'y' beside a file y.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("'y'"), "hello\n").unwrap();
+    std::fs::write(dir.path().join("y"), "hello\n").unwrap();
+    let ws = hashedit_tools::workspace::Workspace::new(dir.path()).unwrap();
+    let cx = hashedit_tools::ToolContext::new(&ws);
+    let grep = hashedit_tools::tools::grep(
+        &cx,
+        &hashedit_tools::args::GrepArgs {
+            pattern: "hello".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let tag = hashline::TagScheme::Rho.tag_of(b"hello\n");
+    assert!(
+        grep.text
+            .starts_with(&format!("[\"'y'\"#{tag}]\n1 | hello\n[y#{tag}]\n")),
+        "{}",
+        grep.text
+    );
+    let doc = format!("[\"'y'\"#{tag}]\nPUT 1:\n+EDITED\n");
+    hashedit_tools::tools::edit(
+        &cx,
+        &hashedit_tools::args::EditArgs { input: doc },
+        hashedit_tools::tools::EditMode::Apply,
+    )
+    .unwrap();
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("'y'")).unwrap(),
+        "EDITED\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("y")).unwrap(),
+        "hello\n"
+    );
+}

@@ -949,8 +949,10 @@ fn clean_path(path: &str) -> (String, Option<&'static str>) {
             continue;
         }
         if p.len() >= 2 && p.starts_with(q) && p.ends_with(q) {
+            // One layer only: `"'y'"` names the file `'y'`.
             p = &p[1..p.len() - 1];
             noise = noise.or(Some("the quotes"));
+            break;
         }
     }
     (p.to_string(), noise)

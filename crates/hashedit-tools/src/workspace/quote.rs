@@ -48,6 +48,13 @@ fn looks_quoted(text: &str) -> bool {
     text.len() >= 2 && text.starts_with('"') && text.ends_with('"')
 }
 
+/// Whether `text` starts and ends with a single quote: an edit header
+/// strips such quotes as noise, so a name that really has them is printed
+/// double-quoted to survive the round trip.
+fn looks_single_quoted(text: &str) -> bool {
+    text.len() >= 2 && text.starts_with('\'') && text.ends_with('\'')
+}
+
 /// The spelling of a workspace-relative path (or a single name) that every
 /// tool prints: `raw` itself, or `raw` quoted and escaped when it holds a
 /// control character (or U+2028/U+2029), starts or ends with whitespace,
@@ -64,6 +71,7 @@ fn looks_quoted(text: &str) -> bool {
 /// ```
 pub fn display_path(raw: &str) -> Cow<'_, str> {
     let ambiguous = looks_quoted(raw)
+        || looks_single_quoted(raw)
         || raw.split('/').any(looks_quoted)
         || raw.starts_with(char::is_whitespace)
         || raw.ends_with(char::is_whitespace);
