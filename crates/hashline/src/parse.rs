@@ -90,6 +90,8 @@ pub enum Problem {
     BodyOnHeaderLine,
     /// `path#TAG` without the brackets.
     HeaderWithoutBrackets,
+    /// A header with other text around it (`[a#1A2B] (from read)`).
+    HeaderWithJunk,
     /// Every body row starts with its line number (`+12:text`), as copied
     /// from a read.
     NumberedBody,
@@ -118,6 +120,8 @@ pub enum LocatorProblem {
     DollarBefore,
     /// `*` after a range or `$`: blocks start on one line (`N*`).
     BlockAfterRange,
+    /// `3 5`: a range, or two lines? Refused rather than guessed.
+    SpaceSeparator,
 }
 
 /// What a row without `+` looks like, to tailor the advice.
@@ -135,6 +139,8 @@ pub enum RowShape {
     OrphanPlus,
     /// `  +text`: whitespace before the `+`.
     IndentedPlus,
+    /// `…` or `...` alone: an elision, or code without its `+`.
+    Ellipsis,
     /// Anything else.
     Plain,
 }
@@ -212,6 +218,9 @@ impl fmt::Display for Problem {
             }
             Problem::BodyOnHeaderLine => "each body row goes on its own line, after the PUT header",
             Problem::HeaderWithoutBrackets => "a section header is written in brackets: [path#TAG]",
+            Problem::HeaderWithJunk => {
+                "a section header stands alone on its line: [path#TAG], nothing before or after it"
+            }
             Problem::NumberedBody => {
                 "every body row starts with its line number, as copied from a read (N:text); a + row holds only the line's text"
             }
@@ -237,6 +246,9 @@ impl fmt::Display for LocatorProblem {
             LocatorProblem::BadSeparator => "write a range as N.=M (N-M and N..M also work)",
             LocatorProblem::DollarBefore => "'$' (end of file) only follows '>': PUT >$: appends",
             LocatorProblem::BlockAfterRange => "'*' marks a block starting on one line: write N*, not N.=M* or >$*",
+            LocatorProblem::SpaceSeparator => {
+                "two numbers separated by a space could mean a range or two lines: write N.=M for a range, or one op per line"
+            }
         })
     }
 }
@@ -255,6 +267,9 @@ impl fmt::Display for RowShape {
                 "an empty line between body rows is ambiguous; write a lone '+' for an empty row, or end the body before it"
             }
             RowShape::OrphanPlus => "this + row has no PUT header with ':' above it",
+            RowShape::Ellipsis => {
+                "a row of '…' or '...' without '+': a body holds every line it writes, so list the lines it stands for (or narrow the range); if it is code, write it as +..."
+            }
             RowShape::IndentedPlus => {
                 "this row has spaces before its '+'; the '+' must be the first character, with any indentation after it"
             }
@@ -313,6 +328,9 @@ struct Parser {
     /// The last op header, while rows right after it would be misplaced
     /// (a paste or a CUT): (line, kind).
     last_bodiless: Option<(usize, Bodiless)>,
+    /// For the last colonless gap paste, the same header with a colon (the
+    /// fix when `+` rows follow it).
+    paste_with_colon: Option<String>,
     once: Once,
 }
 
@@ -459,7 +477,7 @@ impl Parser {
                         blank_line,
                         &blank_text,
                         Problem::BareRow(RowShape::Blank),
-                        None,
+                        Some("+".to_string()),
                     ));
                 }
                 open.body.push(row.to_string());
@@ -497,7 +515,9 @@ impl Parser {
             // A `+` row with no open PUT body.
             let (problem, fix) = match self.last_bodiless {
                 Some((_, Bodiless::Cut)) => (Problem::CutWithBody, None),
-                Some((_, Bodiless::Paste)) => (Problem::PasteWithBody, None),
+                Some((_, Bodiless::Paste)) => {
+                    (Problem::PasteWithBody, self.paste_with_colon.clone())
+                }
                 Some((_, Bodiless::FileOp)) => (Problem::BadFileOp, None),
                 None => (Problem::BareRow(RowShape::OrphanPlus), None),
             };
@@ -517,7 +537,15 @@ impl Parser {
             self.last_bodiless = None;
             return Ok(());
         }
-        if let Some((keyword, rest)) = split_keyword(trimmed) {
+        // Inside a body, a lower-case op word is far more often text without
+        // its `+` (a shell `mv …`, a SQL `put …`) than an op; REM and MV,
+        // which have no fixed shape after them, must always be capitals.
+        let op = split_keyword(trimmed).filter(|(keyword, rest)| {
+            trimmed.starts_with(keyword.name())
+                || (matches!(keyword, Keyword::Put | Keyword::Cut)
+                    && (self.open.is_none() || lowercase_op_parses(*keyword, rest)))
+        });
+        if let Some((keyword, rest)) = op {
             self.close_put(None)?;
             if self.current.is_none() {
                 return Err(err(number, raw, Problem::OutsideSection, None));
@@ -540,10 +568,16 @@ impl Parser {
                 Keyword::Mv => self.file_op(number, raw, Keyword::Mv, rest),
             };
         }
-        if is_view_metadata(trimmed) {
+        // Our bracketed footers are never content; a bare `…` right after a
+        // body row may be an elision of real lines, so it is refused there.
+        if is_view_metadata(trimmed) && (self.open.is_none() || trimmed.starts_with('[')) {
             self.close_put(None)?;
             self.warn(number, "ignored a line copied from tool output (a footer or gap row); it is not part of the edit");
             return Ok(());
+        }
+        if let Some(fix) = decorated_header_fix(trimmed) {
+            self.close_put(None)?;
+            return Err(err(number, raw, Problem::HeaderWithJunk, Some(fix)));
         }
         if let Some(fix) = bracketless_header_fix(trimmed) {
             self.close_put(None)?;
@@ -708,7 +742,15 @@ impl Parser {
         raw: &str,
         trimmed: &str,
     ) -> Result<(String, SnapshotTag), ParseError> {
-        let inner = &trimmed[1..trimmed.len() - 1];
+        let mut inner = &trimmed[1..trimmed.len() - 1];
+        // `[*** Begin Patch] [a.rs#1A2B]`: an envelope marker in brackets
+        // before the header (reference-omp.md §4.1 P21).
+        if let Some((before, after)) = inner.split_once("] [")
+            && marker(&format!("[{before}]")).is_some()
+        {
+            inner = after;
+            self.warn(number, "ignored the envelope marker before the header");
+        }
         let Some((path, tag)) = inner.rsplit_once('#') else {
             let fix = (!inner.trim().is_empty()).then(|| format!("[{}#TAG]", inner.trim()));
             return Err(err(number, raw, Problem::HeaderWithoutTag, fix));
@@ -777,6 +819,9 @@ impl Parser {
                 });
             }
             (PutTarget::Insert(at), register, false) => {
+                self.paste_with_colon = register
+                    .is_none()
+                    .then(|| format!("PUT {}:", at.canonical()));
                 let register = register.map_or(Register::Anonymous, Register::Named);
                 self.push_op(number, OpKind::Paste { at, register });
                 self.last_bodiless = Some((number, Bodiless::Paste));
@@ -857,6 +902,9 @@ impl Parser {
                 if !quoted && (locator_like || dest.starts_with(['<', '>'])) {
                     return Err(err(number, raw, Problem::MoveLooksLikeLines, None));
                 }
+                if !quoted && dest.contains(" @") {
+                    return Err(err(number, raw, Problem::BadFileOp, None));
+                }
                 OpKind::Move { dest }
             }
             _ => return Err(err(number, raw, Problem::BadFileOp, Some("REM".into()))),
@@ -876,6 +924,19 @@ impl Parser {
             self.warn(number, message);
         }
         Ok(target)
+    }
+}
+
+/// Whether a lower-case `put …`/`cut …` line is a complete, valid op (as
+/// Rho reads it) rather than text that happens to start with the word.
+fn lowercase_op_parses(keyword: Keyword, rest: &str) -> bool {
+    let Ok((locator, register, colon)) = split_register(rest.trim()) else {
+        return false;
+    };
+    match keyword {
+        Keyword::Cut => !colon && parse_target_with_warning(locator).is_ok(),
+        Keyword::Put => (colon || register.is_some()) && parse_put_locator(locator).is_ok(),
+        Keyword::Rem | Keyword::Mv => false,
     }
 }
 
@@ -1049,6 +1110,9 @@ fn parse_target_with_warning(text: &str) -> Result<(Target, Option<String>), Loc
         return parse_line(line).map(|n| (Target::Block(n), None));
     }
     let (range, separator) = parse_range(text)?;
+    if separator.as_deref() == Some(" ") {
+        return Err(LocatorProblem::SpaceSeparator);
+    }
     let warning = separator
         .filter(|s| !matches!(s.as_str(), ".=" | "-" | ".."))
         .map(|s| {
@@ -1147,8 +1211,8 @@ fn locator_fix(problem: &LocatorProblem, locator: &str) -> Option<String> {
         .collect();
     match (problem, numbers.as_slice()) {
         (LocatorProblem::Truncated, [n]) => Some(format!("{n}")),
-        (LocatorProblem::BadSeparator, [a, b]) if a <= b => Some(format!("{a}.={b}")),
-        (LocatorProblem::Reversed, [a, b]) => Some(format!("{a}.={}", a + b - 1)),
+        // `7.=` may be a range cut short, so this is a suggestion to check.
+        (LocatorProblem::MissingEnd, [n]) => Some(format!("{n}")),
         _ => None,
     }
 }
@@ -1208,6 +1272,9 @@ fn row_shape(raw: &str) -> RowShape {
     if t.starts_with('+') {
         return RowShape::IndentedPlus;
     }
+    if matches!(t.trim_end(), "…" | "...") {
+        return RowShape::Ellipsis;
+    }
     if t.starts_with('-') && !t.starts_with("---") {
         return RowShape::DiffMinus;
     }
@@ -1239,12 +1306,14 @@ fn bare_row_fix(raw: &str, shape: RowShape, in_body: bool) -> Option<String> {
                 Some(format!("PUT {}:\n+{text}", &t[..digits]))
             }
         }
-        RowShape::Plain if in_body => Some(format!("+{raw}")),
+        // Our own footers pasted into a body are not content to suggest.
+        RowShape::Plain if in_body && !is_view_metadata(raw.trim()) => Some(format!("+{raw}")),
         RowShape::DiffMinus
         | RowShape::Fence
         | RowShape::Blank
         | RowShape::OrphanPlus
         | RowShape::IndentedPlus
+        | RowShape::Ellipsis
         | RowShape::Plain => None,
     }
 }
@@ -1335,6 +1404,22 @@ fn is_view_metadata(trimmed: &str) -> bool {
     // `12 of 80 lines shown`
     let digits = inner.bytes().take_while(u8::is_ascii_digit).count();
     digits > 0 && inner[digits..].starts_with(" of ")
+}
+
+/// A valid header with decoration around it (Markdown code or bold marks,
+/// a heading `#`, a note after it): the header alone.
+fn decorated_header_fix(trimmed: &str) -> Option<String> {
+    let open = trimmed.find('[')?;
+    let close = open + trimmed[open..].find(']')?;
+    let candidate = &trimmed[open..=close];
+    if candidate == trimmed {
+        return None;
+    }
+    let inner = &candidate[1..candidate.len() - 1];
+    let (path, tag) = inner.rsplit_once('#')?;
+    let path = path.trim();
+    (!path.is_empty() && SnapshotTag::parse(tag.trim()).is_some())
+        .then(|| format!("[{path}#{}]", tag.trim().to_ascii_uppercase()))
 }
 
 /// `path#TAG` written without brackets: the bracketed header.

@@ -311,7 +311,7 @@ fn warnings(doc: &str) -> Vec<String> {
 #[test]
 fn omp_separators_are_read_with_a_warning() {
     // reference-omp.md §2.5 and §7 case 2.
-    for spelling in ["2.3", "2=3", "2…3", "2 3", "2..=3"] {
+    for spelling in ["2.3", "2=3", "2…3", "2..=3"] {
         let doc = format!("[a#ABCD]\nCUT {spelling}");
         assert_eq!(
             ops(&doc),
@@ -642,11 +642,12 @@ fn op_shaped_body_rows_are_literal_with_a_warning() {
 }
 
 #[test]
-fn reversed_ranges_suggest_the_count_reading() {
+fn reversed_ranges_are_explained_not_guessed() {
     // reference-omp.md §6: the value after .= is a line, not a count.
     let e = fails("[a#ABCD]\nCUT 5-2");
     assert_eq!(e.problem, Problem::BadLocator(LocatorProblem::Reversed));
-    assert_eq!(e.fix.as_deref(), Some("CUT 5.=6"));
+    // `5.=6` (a count) or `2.=5` (swapped)? No fix is guessed.
+    assert_eq!(e.fix, None);
 }
 
 mod fuzz {
@@ -751,4 +752,91 @@ fn trial_findings_get_actionable_errors() {
     );
     // A plain bare row outside any body gets no guessed fix.
     assert_eq!(fails("[f.txt#2A47]\nhello").fix, None);
+}
+
+#[test]
+fn second_trial_findings() {
+    // A lower-case `mv` row inside a body is a row without '+', never a
+    // file move (nor are cut/put/rem there).
+    for row in [
+        "mv build/out dist",
+        "cut -d, -f1 x",
+        "rem note",
+        "put it back",
+    ] {
+        let e = fails(&format!("[run.sh#ABCD]\nPUT 2:\n+set -eu\n{row}"));
+        assert_eq!(e.line, 4, "{row}");
+        assert!(
+            matches!(e.problem, Problem::BareRow(_)),
+            "{row}: {:?}",
+            e.problem
+        );
+    }
+    // REM and MV must be capitals even between ops.
+    assert_eq!(fails("[a#ABCD]\nrem").problem, Problem::UnknownLine);
+    assert_eq!(fails("[a#ABCD]\nmv b.rs").problem, Problem::UnknownLine);
+    assert_eq!(ops("[a#ABCD]\nPUT 1:\n+x\ncut 3").len(), 2);
+    // An elision inside a body is refused, not dropped as tool output.
+    let e = fails("[f.py#ABCD]\nPUT 1.=3:\n+def f(a, b):\n...");
+    assert_eq!(
+        (e.line, e.problem),
+        (4, Problem::BareRow(RowShape::Ellipsis))
+    );
+    let e = fails("[f.py#ABCD]\nPUT 1.=3:\n+def f(a, b):\n    …");
+    assert_eq!(e.problem, Problem::BareRow(RowShape::Ellipsis));
+    // Our bracketed footers right after a body are still only tool output.
+    assert_eq!(
+        ops("[f#ABCD]\nPUT 1:\n+a\n[lines 1-3 of 3 shown; x]").len(),
+        1
+    );
+    // Copyable fixes where the trial found none.
+    assert_eq!(
+        fails("[f#ABCD]\nPUT 7.=:\n+x").fix.as_deref(),
+        Some("PUT 7:")
+    );
+    assert_eq!(fails("[f#ABCD]\nCUT 2.=").fix.as_deref(), Some("CUT 2"));
+    assert_eq!(
+        fails("[f#ABCD]\nPUT 1:\n+a\n\n+b").fix.as_deref(),
+        Some("+")
+    );
+    let e = fails("[f#ABCD]\nPUT <2\n+x");
+    assert_eq!(
+        (e.problem, e.fix.as_deref()),
+        (Problem::PasteWithBody, Some("PUT <2:"))
+    );
+    // No guessed fixes where the meaning is unclear.
+    for doc in ["CUT 3,5", "CUT 5-2"] {
+        assert_eq!(fails(&format!("[f#ABCD]\n{doc}")).fix, None, "{doc}");
+    }
+    // `3 5`: a range or two lines? Refused.
+    for doc in ["CUT 3 5", "PUT 3 5:\n+x"] {
+        assert_eq!(
+            fails(&format!("[f#ABCD]\n{doc}")).problem,
+            Problem::BadLocator(LocatorProblem::SpaceSeparator),
+            "{doc}"
+        );
+    }
+    // MV with a register is refused.
+    assert_eq!(
+        fails("[g.txt#ABCD]\nMV g.txt @a").problem,
+        Problem::BadFileOp
+    );
+    // Headers with decoration around them.
+    for line in [
+        "[f.txt#7437] (from read)",
+        "`[f.txt#7437]`",
+        "**[f.txt#7437]**",
+        "## [f.txt#7437]",
+        "[f.txt#7437]:",
+    ] {
+        let e = fails(&format!("{line}\nPUT 1:\n+x"));
+        assert_eq!(
+            (e.problem, e.fix.as_deref()),
+            (Problem::HeaderWithJunk, Some("[f.txt#7437]")),
+            "{line}"
+        );
+    }
+    // An envelope marker in brackets before the header.
+    let doc = parse("[*** Begin Patch] [f.txt#7437]\nCUT 1").unwrap();
+    assert_eq!(doc.sections[0].path, "f.txt");
 }
