@@ -67,6 +67,8 @@ pub struct Record {
     pub engine: usize,
     /// The verdict.
     pub outcome: Outcome,
+    /// Whether the reply carried warnings.
+    pub warned: bool,
 }
 
 /// Everything a run produced.
@@ -98,6 +100,20 @@ impl Results {
             }
         }
         counts
+    }
+
+    /// Documents of (`mistake`, `engine`) applied as intended whose reply
+    /// still carried a warning.
+    pub fn intended_with_warnings(&self, mistake: Mistake, engine: usize) -> usize {
+        self.records
+            .iter()
+            .filter(|r| {
+                r.mistake == mistake
+                    && r.engine == engine
+                    && r.warned
+                    && r.outcome == Outcome::Intended
+            })
+            .count()
     }
 
     /// Records of `engine` whose outcome satisfies `pick`.
@@ -173,6 +189,7 @@ pub fn run(
                     mistake: variant.mistake,
                     engine: e,
                     outcome,
+                    warned: !reply.warnings.is_empty(),
                 });
             }
         }

@@ -67,10 +67,11 @@ pub fn detail(results: &Results, engine: usize) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "| mistake | docs | applied as intended | refused, actionable | refused, not actionable | wrong, warned | wrong, silent |"
+        "| mistake | docs | applied as intended | (of which warned) | refused, actionable | refused, not actionable | wrong, warned | wrong, silent |"
     );
-    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|");
     let mut totals = [0usize; 5];
+    let mut warned_total = 0;
     for mistake in Mistake::ALL {
         let c = results.counts(mistake, engine);
         let n: usize = c.values().sum();
@@ -78,16 +79,21 @@ pub fn detail(results: &Results, engine: usize) -> String {
             continue;
         }
         let mut row = format!("| {} | {n} |", mistake.name());
+        let warned = results.intended_with_warnings(mistake, engine);
+        warned_total += warned;
         for (i, outcome) in Outcome::ALL.iter().enumerate() {
             totals[i] += c[outcome];
             let _ = write!(row, " {} |", c[outcome]);
+            if i == 0 {
+                let _ = write!(row, " {warned} |");
+            }
         }
         let _ = writeln!(out, "{row}");
     }
     let n: usize = totals.iter().sum();
     let _ = writeln!(
         out,
-        "| **all** | {n} | {} | {} | {} | {} | {} |",
+        "| **all** | {n} | {} | {warned_total} | {} | {} | {} | {} |",
         totals[0], totals[1], totals[2], totals[3], totals[4]
     );
     out

@@ -25,11 +25,14 @@
 //! * locates: it cites a line of the document (`line N` with N a line of
 //!   the document as sent), or quotes a document line of at least four
 //!   characters verbatim, or names the file's path;
-//! * offers: either a **live snapshot** (the file's current `[path#TAG]`
-//!   header, with the live tag in the engine's scheme, followed by at least
-//!   one numbered row `N:text`), or a **corrected line** to copy: a line
-//!   starting `try:`, or an inline `example:`/`e.g.` naming an op
-//!   (`PUT`/`CUT`) or a `+` row.
+//! * offers: either a **live snapshot** (the file's current tag, `#TAG`
+//!   with the live tag in the engine's scheme, and at least one numbered
+//!   row `N:text` of the live file), or a **corrected line** to copy,
+//!   introduced by `try:`, `example:` or `e.g.`, that is specific to this
+//!   document: the line numbers of its ops all occur in the document's
+//!   ops, or it names the file, or its text comes from the document. A
+//!   generic example (`PUT 3:` when the document edits line 419) does not
+//!   count.
 //!
 //! Prose advice without a line to copy ("remove the code fence") locates
 //! but does not offer, so it counts as not actionable: the model has to
@@ -108,8 +111,8 @@ fn regex(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
 pub fn actionable(message: &str, document: &str, path: &str, live_tag: &str) -> Actionability {
     static LINE: OnceLock<Regex> = OnceLock::new();
     static ROW: OnceLock<Regex> = OnceLock::new();
-    static TRY: OnceLock<Regex> = OnceLock::new();
-    static EXAMPLE: OnceLock<Regex> = OnceLock::new();
+    static TAG: OnceLock<Regex> = OnceLock::new();
+    static FIX: OnceLock<Regex> = OnceLock::new();
     let doc_lines: Vec<&str> = document.lines().map(|l| l.trim_end_matches('\r')).collect();
     let cites = regex(&LINE, r"(?i)\bline (\d+)\b")
         .captures_iter(message)
@@ -121,20 +124,55 @@ pub fn actionable(message: &str, document: &str, path: &str, live_tag: &str) -> 
         .filter(|l| l.chars().count() >= 4)
         .any(|l| message.contains(l));
     let locates = cites || quotes || message.contains(path);
-    let header = format!("#{}]", live_tag.to_ascii_uppercase());
-    let live_snapshot = message.to_ascii_uppercase().contains(&header)
-        && regex(&ROW, r"(?m)^\s*\d+:").is_match(message);
-    let corrected_line = regex(&TRY, r"(?m)^\s*try: \S").is_match(message)
-        || regex(
-            &EXAMPLE,
-            r"(?i)(example:|e\.g\.)\s*[`'\x22(]?\s*(PUT|CUT|\+)",
-        )
-        .is_match(message);
+    let live_snapshot = regex(&TAG, r"#([0-9A-Fa-f]{4})\b")
+        .captures_iter(message)
+        .any(|c| c[1].eq_ignore_ascii_case(live_tag))
+        && regex(&ROW, r"(?m)^\s*\*?\d+:").is_match(message);
+    let corrected_line = regex(
+        &FIX,
+        r"(?im)(?:^\s*try:|\bexample:|\be\.g\.)[ \t]*\n?[ \t]*(.+)",
+    )
+    .captures_iter(message)
+    .any(|c| specific(&c[1], document, path));
     Actionability {
         locates,
         live_snapshot,
         corrected_line,
     }
+}
+
+/// Line numbers named by ops (`PUT 3.=5:`, `CUT 7`, `PUT >2:`) in `text`.
+fn op_numbers(text: &str) -> Vec<usize> {
+    static OP: OnceLock<Regex> = OnceLock::new();
+    let mut numbers = Vec::new();
+    for c in regex(
+        &OP,
+        r"(?i)\b(?:PUT|CUT)\s+[<>]?\s*(\d+)(?:\s*(?:\.=|-|\.\.)\s*(\d+))?",
+    )
+    .captures_iter(text)
+    {
+        numbers.extend(
+            [c.get(1), c.get(2)]
+                .into_iter()
+                .flatten()
+                .filter_map(|m| m.as_str().parse::<usize>().ok()),
+        );
+    }
+    numbers
+}
+
+/// Whether a suggested fix is about this document rather than a generic
+/// example: the line numbers of its ops are the document's, or it names
+/// the file, or its text (without a leading `+`) comes from the document.
+fn specific(fix: &str, document: &str, path: &str) -> bool {
+    let fix = fix.trim().trim_end_matches(')');
+    let numbers = op_numbers(fix);
+    if !numbers.is_empty() {
+        let known = op_numbers(document);
+        return numbers.iter().all(|n| known.contains(n));
+    }
+    let text = fix.strip_prefix('+').unwrap_or(fix).trim();
+    fix.contains(path) || (text.chars().count() >= 3 && document.contains(text))
 }
 
 /// Scores a reply against the intended bytes, the bytes on disk before
@@ -181,7 +219,7 @@ mod tests {
 
     #[test]
     fn a_try_line_with_a_document_line_is_actionable() {
-        let msg = "edit document line 3: diff rows…\n  3 | -old\ntry: +old";
+        let msg = "edit document line 3: diff rows…\n  3 | -old\ntry: +new";
         assert!(actionable(msg, DOC, "a.rs", "1234").is_actionable());
     }
 
@@ -201,8 +239,13 @@ mod tests {
         assert!(a.locates && !a.is_actionable());
         let msg = "unrecognized line";
         assert!(!actionable(msg, DOC, "b.rs", "1234").locates);
+        // A generic example is not a fix for this document; a specific one is.
         let msg = "range looks truncated (example: PUT 3:)";
+        assert!(!actionable(msg, DOC, "a.rs", "1234").corrected_line);
+        let msg = "range looks truncated (example: PUT 2:)";
         assert!(actionable(msg, DOC, "a.rs", "1234").corrected_line);
+        let msg = "edit document line 2: bad\ntry:\n  PUT 2:\n  +new";
+        assert!(actionable(msg, DOC, "a.rs", "1234").is_actionable());
     }
 
     #[test]
