@@ -27,6 +27,7 @@ pub mod engine;
 pub mod hunks;
 pub mod mistakes;
 pub mod mutate;
+pub mod peers;
 pub mod report;
 pub mod rng;
 pub mod score;

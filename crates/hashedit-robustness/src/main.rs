@@ -13,6 +13,7 @@ use clap::Parser;
 use hashedit_robustness::bench::{Case, generate, run};
 use hashedit_robustness::corpus::Corpus;
 use hashedit_robustness::engine::{Engine, Ours, Reply};
+use hashedit_robustness::peers::{OmpEngine, RhoEngine};
 use hashedit_robustness::report;
 use hashedit_robustness::score::Outcome;
 
@@ -30,8 +31,13 @@ struct Args {
     /// scripts/robustness-corpus).
     #[arg(long)]
     corpus: Option<PathBuf>,
-    /// Engines to run, comma-separated: hashedit, hashedit-cli.
-    #[arg(long, value_delimiter = ',', default_value = "hashedit,hashedit-cli")]
+    /// Engines to run, comma-separated: hashedit (with a session, as the
+    /// MCP server), hashedit-cli (without), rho, oh-my-pi.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "hashedit,hashedit-cli,rho,oh-my-pi"
+    )]
     engines: Vec<String>,
     /// Write every wrong or non-actionable case under this directory
     /// (document, original, live, intended, after, reply).
@@ -48,8 +54,10 @@ fn engine(name: &str) -> Result<Box<dyn Engine>, String> {
     match name {
         "hashedit" => Ok(Box::new(Ours::with_session().map_err(io)?)),
         "hashedit-cli" => Ok(Box::new(Ours::without_session().map_err(io)?)),
+        "rho" => Ok(Box::new(RhoEngine::new()?)),
+        "oh-my-pi" | "omp" => Ok(Box::new(OmpEngine::new()?)),
         other => Err(format!(
-            "unknown engine {other:?}; known: hashedit, hashedit-cli"
+            "unknown engine {other:?}; known: hashedit, hashedit-cli, rho, oh-my-pi"
         )),
     }
 }
