@@ -1,0 +1,34 @@
+//! # hashedit-robustness
+//!
+//! An offline benchmark of what matters most to an agent editing with
+//! hashline: how often a model-written document lands exactly as intended,
+//! is refused with an actionable error, or is applied wrongly.
+//!
+//! * [`corpus`]: real files of pinned packages (`scripts/robustness-corpus`).
+//! * [`mutate`]: tasks by seeded mutation, sites chosen with tree-sitter.
+//! * [`hunks`]: line diffs and the reference applier that defines intent.
+//! * [`document`], [`mistakes`]: the oracle document and its variants
+//!   carrying the mistakes models make, each with its intended result.
+//! * [`engine`]: the engines (hashedit through its tools layer; the peers
+//!   through `hashedit-peers`), [`score`]: the verdicts, [`tokens`]: payload
+//!   size, [`bench`] and [`report`]: the run and its tables.
+//!
+//! ```text
+//! scripts/robustness-corpus
+//! cargo run --release -p hashedit-robustness -- --tasks 2000 --seed 1
+//! ```
+//!
+//! Not part of the product (`publish = false`).
+
+pub mod bench;
+pub mod corpus;
+pub mod document;
+pub mod engine;
+pub mod hunks;
+pub mod mistakes;
+pub mod mutate;
+pub mod peers;
+pub mod report;
+pub mod rng;
+pub mod score;
+pub mod tokens;

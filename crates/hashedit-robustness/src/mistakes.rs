@@ -1,0 +1,642 @@
+//! The mistakes models make in hashline documents, each with its intended
+//! result.
+//!
+//! A [`Variant`] is what the benchmark hands an engine: a document, the
+//! file the model read (always the task's original), the file on disk when
+//! the edit arrives (the original, or a drifted copy), and the bytes the
+//! author *meant*. The intended result is stated per mistake, from the
+//! author's point of view, never from any engine's:
+//!
+//! * a mistake in spelling (missing `+`, pasted `N:` prefixes, diff `-`
+//!   rows, fences, CRLF, lowercase tag, `PUT 12.:`, duplicated or reversed
+//!   hunks, tabs turned into spaces) meant the oracle target;
+//! * an off-by-one range meant the oracle target, so applying it as written
+//!   is applied wrongly unless refused;
+//! * a body restating a neighbour line meant the oracle target (the
+//!   restated line was context, not new content);
+//! * a range widened to retype kept lines exactly meant — and, applied as
+//!   written, gives — the oracle target;
+//! * a stale tag (the file changed after the read, away from the edit)
+//!   meant the oracle edit carried onto the changed file.
+
+use crate::document::{DocOp, DocSpec, header, op, oracle_ops, plus_rows};
+use crate::hunks::{Hunk, Lines, apply};
+use crate::mutate::{Lang, Task};
+use crate::rng::Rng;
+
+/// Nearest distance (in lines) between a drift and any edited line.
+pub const DRIFT_DISTANCE: usize = 3;
+
+/// A kind of document, correct or carrying one kind of mistake.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Mistake {
+    /// The correct document, from the line diff.
+    Oracle,
+    /// One hunk's range off by one line (shifted, one too long or short).
+    OffByOne,
+    /// The file changed between read and edit, away from the edited lines.
+    StaleDrift,
+    /// The file changed between read and edit in trailing whitespace only.
+    StaleWhitespace,
+    /// Body rows pasted from a read as `N:text`, without `+`.
+    PastedPrefix,
+    /// Body rows written as `+N:text`.
+    PastedPrefixPlus,
+    /// Body rows without `+`.
+    MissingPlus,
+    /// A body restating the unchanged line above or below its range.
+    EchoNeighbour,
+    /// A range widened by a line, the extra line retyped exactly.
+    WidenedRange,
+    /// Unified-diff `-old` rows before the `+new` rows.
+    DiffMinusRows,
+    /// The document wrapped in a Markdown code fence.
+    CodeFence,
+    /// Every line ending in CRLF.
+    CrlfDocument,
+    /// Leading tabs of body rows turned into spaces.
+    TabsToSpaces,
+    /// The tag in lowercase hex.
+    LowercaseTag,
+    /// Single-line replacements written `PUT 12.:`.
+    PutDotColon,
+    /// One hunk written twice.
+    DuplicatedHunk,
+    /// Hunks in reverse order.
+    ReversedHunks,
+}
+
+impl Mistake {
+    /// Every kind, in table order.
+    pub const ALL: [Mistake; 17] = [
+        Mistake::Oracle,
+        Mistake::OffByOne,
+        Mistake::StaleDrift,
+        Mistake::StaleWhitespace,
+        Mistake::PastedPrefix,
+        Mistake::PastedPrefixPlus,
+        Mistake::MissingPlus,
+        Mistake::EchoNeighbour,
+        Mistake::WidenedRange,
+        Mistake::DiffMinusRows,
+        Mistake::CodeFence,
+        Mistake::CrlfDocument,
+        Mistake::TabsToSpaces,
+        Mistake::LowercaseTag,
+        Mistake::PutDotColon,
+        Mistake::DuplicatedHunk,
+        Mistake::ReversedHunks,
+    ];
+
+    /// Kebab-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mistake::Oracle => "oracle",
+            Mistake::OffByOne => "off-by-one-range",
+            Mistake::StaleDrift => "stale-tag-drift",
+            Mistake::StaleWhitespace => "stale-tag-whitespace",
+            Mistake::PastedPrefix => "pasted-N:-rows",
+            Mistake::PastedPrefixPlus => "pasted-+N:-rows",
+            Mistake::MissingPlus => "missing-plus",
+            Mistake::EchoNeighbour => "echoed-neighbour",
+            Mistake::WidenedRange => "widened-range",
+            Mistake::DiffMinusRows => "diff-minus-rows",
+            Mistake::CodeFence => "code-fence",
+            Mistake::CrlfDocument => "crlf-document",
+            Mistake::TabsToSpaces => "tabs-to-spaces",
+            Mistake::LowercaseTag => "lowercase-tag",
+            Mistake::PutDotColon => "put-N.:",
+            Mistake::DuplicatedHunk => "duplicated-hunk",
+            Mistake::ReversedHunks => "reversed-hunks",
+        }
+    }
+
+    /// Whether a document carrying this mistake holds any evidence of it.
+    /// An off-by-one range is a well-formed edit of other lines; no engine
+    /// can tell it from a correct one without guessing.
+    pub fn detectable(self) -> bool {
+        !matches!(self, Mistake::OffByOne)
+    }
+}
+
+/// A document for one task, with the state of the file it meets and the
+/// result its author intended.
+#[derive(Debug, Clone)]
+pub struct Variant {
+    /// The mistake it carries.
+    pub mistake: Mistake,
+    /// Which form of the mistake (e.g. `shift-down`, `leading`).
+    pub form: &'static str,
+    /// The document.
+    pub doc: DocSpec,
+    /// The file when the edit arrives (the original unless it drifted).
+    pub live: Lines,
+    /// The file the author meant.
+    pub intended: Lines,
+}
+
+/// Makes the variant of `task` carrying `mistake`; `None` when the task
+/// has no place for it (e.g. tabs in a file indented with spaces).
+pub fn variant(task: &Task, mistake: Mistake, rng: &mut Rng) -> Option<Variant> {
+    let original = &task.original;
+    let plain = |form, ops| {
+        Some(Variant {
+            mistake,
+            form,
+            doc: DocSpec::new(&task.path, ops),
+            live: original.clone(),
+            intended: task.target.clone(),
+        })
+    };
+    let hunks = &task.hunks;
+    match mistake {
+        Mistake::Oracle => plain("exact", oracle_ops(hunks)),
+        Mistake::OffByOne => off_by_one(task, rng).and_then(|(form, ops)| plain(form, ops)),
+        Mistake::StaleDrift => stale_drift(task, rng),
+        Mistake::StaleWhitespace => stale_whitespace(task, rng),
+        Mistake::PastedPrefix | Mistake::PastedPrefixPlus => {
+            let plus = if mistake == Mistake::PastedPrefixPlus {
+                "+"
+            } else {
+                ""
+            };
+            let ops = with_rows(hunks, |hunk, rows| {
+                let first = match hunk {
+                    Hunk::Replace { start, .. } => *start,
+                    Hunk::Insert { after, .. } => after + 1,
+                    Hunk::Delete { .. } => unreachable!("deletions have no rows"),
+                };
+                rows.iter()
+                    .enumerate()
+                    .map(|(i, r)| format!("{plus}{}:{r}", first + i))
+                    .collect()
+            })?;
+            plain("all-bodies", ops)
+        }
+        Mistake::MissingPlus => plain("all-bodies", with_rows(hunks, |_, rows| rows.to_vec())?),
+        Mistake::EchoNeighbour => echo(task, rng).and_then(|(form, ops)| plain(form, ops)),
+        Mistake::WidenedRange => widened(task, rng).and_then(|(form, ops)| plain(form, ops)),
+        Mistake::DiffMinusRows => {
+            if !hunks.iter().any(|h| matches!(h, Hunk::Replace { .. })) {
+                return None;
+            }
+            let ops = hunks
+                .iter()
+                .map(|hunk| match hunk {
+                    Hunk::Replace { start, end, rows } => DocOp {
+                        header: header(hunk),
+                        rows: (*start..=*end)
+                            .map(|n| format!("-{}", original.line(n)))
+                            .chain(plus_rows(rows))
+                            .collect(),
+                    },
+                    _ => op(hunk),
+                })
+                .collect();
+            plain("minus-then-plus", ops)
+        }
+        Mistake::CodeFence => {
+            let mut v = plain("whole-document", oracle_ops(hunks))?;
+            let fence = *rng.pick(&["```", "```hashline", "```diff"]);
+            v.doc.fence = Some(fence.to_string());
+            Some(v)
+        }
+        Mistake::CrlfDocument => {
+            let mut v = plain("every-line", oracle_ops(hunks))?;
+            v.doc.crlf = true;
+            Some(v)
+        }
+        Mistake::TabsToSpaces => {
+            let tabbed = hunks
+                .iter()
+                .filter_map(Hunk::rows)
+                .flatten()
+                .any(|r| r.starts_with('\t'));
+            if !tabbed {
+                return None;
+            }
+            let ops = with_rows(hunks, |_, rows| {
+                rows.iter()
+                    .map(|r| {
+                        let tabs = r.len() - r.trim_start_matches('\t').len();
+                        format!("+{}{}", "    ".repeat(tabs), &r[tabs..])
+                    })
+                    .collect()
+            })?;
+            plain("four-spaces", ops)
+        }
+        Mistake::LowercaseTag => {
+            let mut v = plain("header", oracle_ops(hunks))?;
+            v.doc.lowercase_tag = true;
+            Some(v)
+        }
+        Mistake::PutDotColon => {
+            let single = |h: &Hunk| matches!(h, Hunk::Replace { start, end, .. } if start == end);
+            if !hunks.iter().any(single) {
+                return None;
+            }
+            let ops = hunks
+                .iter()
+                .map(|hunk| match hunk {
+                    Hunk::Replace { start, .. } if single(hunk) => DocOp {
+                        header: format!("PUT {start}.:"),
+                        ..op(hunk)
+                    },
+                    _ => op(hunk),
+                })
+                .collect();
+            plain("single-line-puts", ops)
+        }
+        Mistake::DuplicatedHunk => {
+            let i = rng.below(hunks.len());
+            let mut ops = oracle_ops(hunks);
+            ops.insert(i + 1, ops[i].clone());
+            let form = match hunks[i] {
+                Hunk::Replace { .. } => "replace",
+                Hunk::Delete { .. } => "cut",
+                Hunk::Insert { .. } => "insert",
+            };
+            plain(form, ops)
+        }
+        Mistake::ReversedHunks => {
+            if hunks.len() < 2 {
+                return None;
+            }
+            let mut ops = oracle_ops(hunks);
+            ops.reverse();
+            plain("all", ops)
+        }
+    }
+}
+
+/// The oracle ops with every body's rows rewritten by `rows`; `None` when
+/// no hunk has a body.
+fn with_rows(hunks: &[Hunk], rows: impl Fn(&Hunk, &[String]) -> Vec<String>) -> Option<Vec<DocOp>> {
+    if !hunks.iter().any(|h| h.rows().is_some()) {
+        return None;
+    }
+    Some(
+        hunks
+            .iter()
+            .map(|hunk| match hunk.rows() {
+                Some(body) => DocOp {
+                    header: header(hunk),
+                    rows: rows(hunk, body),
+                },
+                None => op(hunk),
+            })
+            .collect(),
+    )
+}
+
+/// Replaces hunk `i` and renders the document, if the result still
+/// applies and differs from the target exactly as `differs` asks.
+fn try_hunk(task: &Task, i: usize, replacement: Vec<Hunk>, differs: bool) -> Option<Vec<DocOp>> {
+    let mut hunks = task.hunks.clone();
+    hunks.splice(i..=i, replacement.clone());
+    let written = apply(&task.original, &hunks).ok()?;
+    if (written != task.target) != differs {
+        return None;
+    }
+    let mut ops = oracle_ops(&task.hunks);
+    ops.splice(i..=i, replacement.iter().map(op));
+    Some(ops)
+}
+
+/// One hunk's range moved or resized by one line, such that the document
+/// still applies but to a different result.
+fn off_by_one(task: &Task, rng: &mut Rng) -> Option<(&'static str, Vec<DocOp>)> {
+    let n = task.original.len();
+    let i = rng.below(task.hunks.len());
+    let hunk = &task.hunks[i];
+    let mut forms: Vec<(&'static str, Hunk)> = Vec::new();
+    match hunk {
+        Hunk::Replace { start, end, .. } | Hunk::Delete { start, end } => {
+            let (s, e) = (*start, *end);
+            let with = |s: usize, e: usize| match hunk {
+                Hunk::Replace { rows, .. } => Hunk::Replace {
+                    start: s,
+                    end: e,
+                    rows: rows.clone(),
+                },
+                _ => Hunk::Delete { start: s, end: e },
+            };
+            if s > 1 {
+                forms.push(("shift-up", with(s - 1, e - 1)));
+                forms.push(("start-minus-one", with(s - 1, e)));
+            }
+            if e < n {
+                forms.push(("shift-down", with(s + 1, e + 1)));
+                forms.push(("end-plus-one", with(s, e + 1)));
+            }
+            if e > s {
+                forms.push(("end-minus-one", with(s, e - 1)));
+            }
+        }
+        Hunk::Insert { after, rows } => {
+            if *after > 0 {
+                forms.push((
+                    "shift-up",
+                    Hunk::Insert {
+                        after: after - 1,
+                        rows: rows.clone(),
+                    },
+                ));
+            }
+            if *after < n {
+                forms.push((
+                    "shift-down",
+                    Hunk::Insert {
+                        after: after + 1,
+                        rows: rows.clone(),
+                    },
+                ));
+            }
+        }
+    }
+    while !forms.is_empty() {
+        let (form, wrong) = forms.swap_remove(rng.below(forms.len()));
+        if let Some(ops) = try_hunk(task, i, vec![wrong], true) {
+            return Some((form, ops));
+        }
+    }
+    None
+}
+
+/// One body restating the line above and/or below its place.
+fn echo(task: &Task, rng: &mut Rng) -> Option<(&'static str, Vec<DocOp>)> {
+    let file = &task.original;
+    let n = file.len();
+    let bodies: Vec<usize> = (0..task.hunks.len())
+        .filter(|&i| task.hunks[i].rows().is_some())
+        .collect();
+    if bodies.is_empty() {
+        return None;
+    }
+    let i = *rng.pick(&bodies);
+    let hunk = &task.hunks[i];
+    // The unchanged neighbours of the body's place.
+    let (above, below) = match hunk {
+        Hunk::Replace { start, end, .. } => (start - 1, end + 1),
+        Hunk::Insert { after, .. } => (*after, after + 1),
+        Hunk::Delete { .. } => unreachable!("filtered"),
+    };
+    let usable = |line: usize| (1..=n).contains(&line) && !file.line(line).trim().is_empty();
+    let mut forms: Vec<&'static str> = Vec::new();
+    if usable(above) {
+        forms.push("leading");
+    }
+    if usable(below) {
+        forms.push("trailing");
+    }
+    if forms.len() == 2 {
+        forms.push("both");
+    }
+    if forms.is_empty() {
+        return None;
+    }
+    let form = *rng.pick(&forms);
+    let mut rows = hunk.rows().expect("a body").to_vec();
+    if form != "trailing" {
+        rows.insert(0, file.line(above).to_string());
+    }
+    if form != "leading" {
+        rows.push(file.line(below).to_string());
+    }
+    let echoed = match hunk {
+        Hunk::Replace { start, end, .. } => Hunk::Replace {
+            start: *start,
+            end: *end,
+            rows,
+        },
+        Hunk::Insert { after, .. } => Hunk::Insert {
+            after: *after,
+            rows,
+        },
+        Hunk::Delete { .. } => unreachable!("filtered"),
+    };
+    try_hunk(task, i, vec![echoed], true).map(|ops| (form, ops))
+}
+
+/// One hunk's range widened by a line above and/or below, the extra lines
+/// retyped exactly: applied as written it gives the target.
+fn widened(task: &Task, rng: &mut Rng) -> Option<(&'static str, Vec<DocOp>)> {
+    let file = &task.original;
+    let n = file.len();
+    let i = rng.below(task.hunks.len());
+    let hunk = &task.hunks[i];
+    let (start, end, rows) = match hunk {
+        Hunk::Replace { start, end, rows } => (*start, *end, rows.clone()),
+        Hunk::Delete { start, end } => (*start, *end, Vec::new()),
+        // An insert after k widens to a replacement of k (above) or of
+        // k + 1 (below).
+        Hunk::Insert { after, rows } => (after + 1, *after, rows.clone()),
+    };
+    let mut forms: Vec<&'static str> = Vec::new();
+    if start > 1 {
+        forms.push("above");
+    }
+    if end < n {
+        forms.push("below");
+    }
+    if forms.len() == 2 {
+        forms.push("both");
+    }
+    while !forms.is_empty() {
+        let form = forms.swap_remove(rng.below(forms.len()));
+        let (mut s, mut e, mut body) = (start, end, rows.clone());
+        if form != "below" {
+            s -= 1;
+            body.insert(0, file.line(s).to_string());
+        }
+        if form != "above" {
+            e += 1;
+            body.push(file.line(e).to_string());
+        }
+        let wide = Hunk::Replace {
+            start: s,
+            end: e,
+            rows: body,
+        };
+        if let Some(ops) = try_hunk(task, i, vec![wide], false) {
+            return Some((form, ops));
+        }
+    }
+    None
+}
+
+/// Lines at least [`DRIFT_DISTANCE`] away from every hunk.
+fn far_lines(task: &Task) -> Vec<usize> {
+    (1..=task.original.len())
+        .filter(|&p| {
+            task.hunks.iter().all(|h| {
+                let (s, e) = h.footprint();
+                p + DRIFT_DISTANCE <= s || p >= e + DRIFT_DISTANCE
+            })
+        })
+        .collect()
+}
+
+fn comment(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Python => "# changed by another writer",
+        _ => "// changed by another writer",
+    }
+}
+
+/// The file changed after the read: a line inserted, deleted or edited
+/// away from the hunks. Intended: the oracle edit on the changed file.
+fn stale_drift(task: &Task, rng: &mut Rng) -> Option<Variant> {
+    let far = far_lines(task);
+    if far.is_empty() {
+        return None;
+    }
+    let p = *rng.pick(&far);
+    let mut live = task.original.clone();
+    let line = live.line(p).to_string();
+    let indent = &line[..line.len() - line.trim_start().len()];
+    let (form, delta): (&'static str, isize) = match rng.below(3) {
+        0 => {
+            live.lines
+                .insert(p - 1, format!("{indent}{}", comment(task.lang)));
+            ("line-inserted", 1)
+        }
+        1 => {
+            live.lines.remove(p - 1);
+            ("line-deleted", -1)
+        }
+        _ => {
+            live.lines[p - 1] = if line.trim().is_empty() {
+                comment(task.lang).to_string()
+            } else {
+                format!("{line} {}", comment(task.lang))
+            };
+            ("line-edited", 0)
+        }
+    };
+    let moved: Vec<Hunk> = task
+        .hunks
+        .iter()
+        .map(|h| {
+            if h.footprint().0 > p {
+                h.shifted(delta)
+            } else {
+                h.clone()
+            }
+        })
+        .collect();
+    let intended = apply(&live, &moved).ok()?;
+    Some(Variant {
+        mistake: Mistake::StaleDrift,
+        form,
+        doc: DocSpec::new(&task.path, oracle_ops(&task.hunks)),
+        live,
+        intended,
+    })
+}
+
+/// The file changed after the read in trailing whitespace only (an editor
+/// or formatter touched it): both tag schemes ignore trailing whitespace,
+/// so the tag still matches. Intended: the oracle edit on the changed file.
+fn stale_whitespace(task: &Task, rng: &mut Rng) -> Option<Variant> {
+    let far: Vec<usize> = far_lines(task)
+        .into_iter()
+        .filter(|&p| !task.original.line(p).trim().is_empty())
+        .collect();
+    if far.is_empty() {
+        return None;
+    }
+    let p = *rng.pick(&far);
+    let mut live = task.original.clone();
+    let pad = *rng.pick(&[" ", "  ", "\t"]);
+    live.lines[p - 1].push_str(pad);
+    let intended = apply(&live, &task.hunks).ok()?;
+    Some(Variant {
+        mistake: Mistake::StaleWhitespace,
+        form: "trailing-space-added",
+        doc: DocSpec::new(&task.path, oracle_ops(&task.hunks)),
+        live,
+        intended,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mutate::Mutation;
+
+    fn task(original: &str, target: &str) -> Task {
+        let original = Lines::parse(original);
+        let target = Lines::parse(target);
+        let hunks = crate::hunks::diff(&original, &target);
+        Task {
+            index: 0,
+            path: "a.rs".into(),
+            lang: Lang::Rust,
+            mutation: Mutation::OperatorSwap,
+            description: String::new(),
+            original,
+            target,
+            hunks,
+        }
+    }
+
+    fn numbered(n: usize) -> String {
+        (1..=n).map(|i| format!("line {i}\n")).collect()
+    }
+
+    #[test]
+    fn every_mistake_keeps_its_promise() {
+        let original = numbered(20);
+        let target = original
+            .replace("line 10\n", "LINE 10\n")
+            .replace("line 15\n", "");
+        let t = task(&original, &target);
+        for mistake in Mistake::ALL {
+            for seed in 0..20 {
+                let Some(v) = variant(&t, mistake, &mut Rng::new(seed)) else {
+                    continue;
+                };
+                assert_eq!(v.mistake, mistake);
+                // Every variant but a drift means exactly the target.
+                if !matches!(mistake, Mistake::StaleDrift | Mistake::StaleWhitespace) {
+                    assert_eq!(v.intended, t.target, "{}", mistake.name());
+                    assert_eq!(v.live, t.original);
+                } else {
+                    assert_ne!(v.live, t.original);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn off_by_one_never_equals_the_target() {
+        let t = task(&numbered(12), &numbered(12).replace("line 6\n", "six\n"));
+        for seed in 0..50 {
+            let v = variant(&t, Mistake::OffByOne, &mut Rng::new(seed)).unwrap();
+            assert_ne!(v.doc.ops[0].header, "PUT 6:");
+        }
+    }
+
+    #[test]
+    fn drift_intends_the_edit_on_the_drifted_file() {
+        let t = task(
+            &numbered(30),
+            &numbered(30).replace("line 20\n", "twenty\n"),
+        );
+        for seed in 0..30 {
+            let v = variant(&t, Mistake::StaleDrift, &mut Rng::new(seed)).unwrap();
+            let text = v.intended.text();
+            assert!(text.contains("twenty\n") && !text.contains("line 20\n"));
+            assert_eq!(v.intended.len() as isize - v.live.len() as isize, 0);
+        }
+    }
+
+    #[test]
+    fn widened_ranges_retype_kept_lines() {
+        let t = task(&numbered(12), &numbered(12).replace("line 6\n", "six\n"));
+        let v = variant(&t, Mistake::WidenedRange, &mut Rng::new(1)).unwrap();
+        let rows = &v.doc.ops[0].rows;
+        assert!(rows.contains(&"+six".to_string()) && rows.len() >= 2);
+    }
+}

@@ -1,0 +1,22 @@
+//! Payload size in tokens, counted offline.
+//!
+//! `tiktoken-rs` compiles OpenAI's `o200k_base` ranks into the binary, so
+//! counting needs no download. o200k is the tokenizer of current OpenAI
+//! models; other vendors' tokenizers differ by some percent, not in kind.
+
+/// Tokens of `text` under o200k_base (no special tokens).
+pub fn o200k(text: &str) -> usize {
+    tiktoken_rs::o200k_base_singleton()
+        .encode_ordinary(text)
+        .len()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn counts_offline() {
+        assert_eq!(super::o200k(""), 0);
+        let n = super::o200k("[src/lib.rs#1A2B]\nPUT 12:\n+    let x = 1;\n");
+        assert!((10..40).contains(&n), "{n}");
+    }
+}
