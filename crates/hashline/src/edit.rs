@@ -326,6 +326,7 @@ fn finish(input: &SectionInput, lowered: Lowered) -> Result<SectionEdit, Box<Sec
     );
     let mut warnings = lowered.warnings;
     warnings.extend(echo_warnings(&lowered.hunks, input.live));
+    warnings.extend(shift_warnings(&lowered.hunks, input.live));
     Ok(SectionEdit {
         bytes: applied.bytes,
         new_tag,
@@ -475,6 +476,93 @@ fn echo_warnings(hunks: &[crate::hunk::Hunk], live: &Text) -> Vec<String> {
     warnings
 }
 
+/// Shortest trimmed row (bytes) the shifted-range check looks at: short
+/// rows such as `}` or `end` resemble each other by accident.
+const SHIFT_MIN_ROW_BYTES: usize = 8;
+/// Longest trimmed row (bytes) the shifted-range check compares, so the
+/// character diff stays cheap.
+const SHIFT_MAX_ROW_BYTES: usize = 400;
+/// A row at least this similar (character ratio, 0..=1) to a neighbour is
+/// read as an edited copy of it.
+const SHIFT_NEAR: f32 = 0.8;
+/// ... provided it is less similar than this to every line it replaces.
+const SHIFT_FAR: f32 = 0.5;
+
+/// Character similarity of two trimmed lines, 0 (nothing shared) to 1.
+fn likeness(a: &str, b: &str) -> f32 {
+    similar::TextDiff::configure()
+        .algorithm(similar::Algorithm::Myers)
+        .diff_chars(a, b)
+        .ratio()
+}
+
+/// Warns when a replacement looks aimed one line off: the first body row is
+/// an edited copy of the unchanged line just above the range (or the last
+/// row of the line just below) while it resembles none of the lines it
+/// replaces. That is what an off-by-one range usually leaves (the
+/// robustness benchmark's `off-by-one-range` documents): the intended line
+/// stays and an unrelated neighbour is overwritten. The edit is a valid
+/// document and is written as sent (content is never guessed, product.md
+/// §4); the warning makes the slip visible instead of silent.
+fn shift_warnings(hunks: &[crate::hunk::Hunk], live: &Text) -> Vec<String> {
+    use crate::hunk::HunkKind;
+    let total = live.line_count();
+    let removed: std::collections::HashSet<usize> = hunks
+        .iter()
+        .filter_map(|h| h.kind.span())
+        .flat_map(|r| r.start..=r.end)
+        .collect();
+    let kept = |n: usize| (n >= 1 && n <= total && !removed.contains(&n)).then(|| live.line(n));
+    let usable = |s: &str| (SHIFT_MIN_ROW_BYTES..=SHIFT_MAX_ROW_BYTES).contains(&s.len());
+    let mut warnings = Vec::new();
+    for hunk in hunks {
+        let HunkKind::Replace { range, body } = &hunk.kind else {
+            continue;
+        };
+        let (Some(first), Some(last)) = (body.first(), body.last()) else {
+            continue;
+        };
+        // A row that reads as an edit of `neighbour` rather than of any
+        // replaced line.
+        let shifted_onto = |row: &str, neighbour: usize| -> bool {
+            let row = row.trim();
+            let Some(near) = kept(neighbour).map(str::trim) else {
+                return false;
+            };
+            if !usable(row) || !usable(near) || row == near {
+                return false;
+            }
+            if likeness(row, near) < SHIFT_NEAR {
+                return false;
+            }
+            (range.start..=range.end).all(|n| {
+                let old = live.line(n).trim();
+                old.len() <= SHIFT_MAX_ROW_BYTES && likeness(row, old) < SHIFT_FAR
+            })
+        };
+        let what = |which: &str, neighbour: usize, side: &str| {
+            format!(
+                "{} (document line {}): the {which} body row reads as an edited copy of line {neighbour} \
+                 just {side} the range, which stays, and resembles none of the replaced lines {}; it was \
+                 written as sent. If the range is off by one, fix it from the preview",
+                hunk.header,
+                hunk.line,
+                if range.start == range.end {
+                    format!("(line {})", range.start)
+                } else {
+                    format!("({}-{})", range.start, range.end)
+                }
+            )
+        };
+        if shifted_onto(first, range.start - 1) {
+            warnings.push(what("first", range.start - 1, "above"));
+        } else if shifted_onto(last, range.end + 1) {
+            warnings.push(what("last", range.end + 1, "below"));
+        }
+    }
+    warnings
+}
+
 /// How a line is indented, by its first character.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Indent {
@@ -593,6 +681,39 @@ mod tests {
                  they are written twice as sent. If that was not meant, CUT the extra rows"
             ]
         );
+    }
+
+    #[test]
+    fn a_replacement_aimed_one_line_off_is_warned() {
+        let file = "fn f() {\n    let total = 0;\n    let count = items.len();\n    total\n}\n";
+        // Meant for line 3, sent to line 2: line 3 stays, line 2 is lost.
+        let out = edit(file, "PUT 2:\n+    let count = items.len() + 1;").unwrap();
+        assert_eq!(
+            out.bytes,
+            b"fn f() {\n    let count = items.len() + 1;\n    let count = items.len();\n    total\n}\n"
+        );
+        assert_eq!(
+            out.warnings,
+            vec![
+                "PUT 2: (document line 2): the last body row reads as an edited copy of line 3 just below \
+                 the range, which stays, and resembles none of the replaced lines (line 2); it was written \
+                 as sent. If the range is off by one, fix it from the preview"
+            ]
+        );
+        // Sent to line 4 instead: the first row copies line 3 above.
+        let out = edit(file, "PUT 4:\n+    let count = items.len() + 1;").unwrap();
+        assert_eq!(out.warnings.len(), 1);
+        assert!(
+            out.warnings[0].contains("first body row reads as an edited copy of line 3 just above"),
+            "{:?}",
+            out.warnings
+        );
+        // Aimed right: the row resembles the line it replaces; no warning.
+        let out = edit(file, "PUT 3:\n+    let count = items.len() + 1;").unwrap();
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        // Short rows like a closing brace never count.
+        let out = edit("a();\n}\nlet x = 1;\n", "PUT 3:\n+};").unwrap();
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
     }
 
     #[test]
