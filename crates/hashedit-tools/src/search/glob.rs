@@ -212,6 +212,12 @@ pub fn glob_with(
                 ),
                 &reasons,
             )
+        } else if shown == 0 {
+            // Found, but not one path fits: not the same as "0 files".
+            with_reasons(
+                format!("{} found, none shown", plural(paths.len(), "file", "files")),
+                &reasons,
+            )
         } else {
             with_reasons(plural(shown, "file", "files"), &reasons)
         }
@@ -434,9 +440,13 @@ mod tests {
         let listing = |budget: usize, k: usize| {
             let rows: String = names[..k].iter().map(|n| format!("{n}\n")).collect();
             let sep = if k > 0 { "\n" } else { "" };
-            format!(
-                "{rows}{sep}{} (output budget of {budget} bytes reached; narrow the pattern or path to see the rest)",
+            let count = if k == 0 {
+                "10 files found, none shown".to_string()
+            } else {
                 plural(k, "file", "files")
+            };
+            format!(
+                "{rows}{sep}{count} (output budget of {budget} bytes reached; narrow the pattern or path to see the rest)"
             )
         };
         for budget in listing(100, 0).len()..full.len() {
@@ -460,7 +470,7 @@ mod tests {
         assert!(!out.text.contains("max_results"), "{}", out.text);
         // A budget too small for the summary line: the last-resort cut.
         let out = glob(&scope, &args("*.rs"), 5).unwrap();
-        assert_eq!(out.text, "0 fil\n[truncated]");
+        assert_eq!(out.text, "10 fi\n[truncated]");
     }
 
     /// Regression (tester report): a FIFO named as the path gave a clean

@@ -648,6 +648,20 @@ impl Answer<'_, '_> {
                 &reasons,
             );
         }
+        if view.files == 0 {
+            // Matches were found but not even one fits: say so rather than
+            // "0 matches", which would read as an empty search.
+            let all = self.hits();
+            let found = match self.mode() {
+                OutputMode::FilesWithMatches => plural(all.len(), "file", "files"),
+                OutputMode::Content | OutputMode::Count => format!(
+                    "{} in {}",
+                    plural(all.iter().map(|h| h.total).sum(), "match", "matches"),
+                    plural(all.len(), "file", "files")
+                ),
+            };
+            return with_reasons(format!("{found} found, none shown"), &reasons);
+        }
         let files = plural(view.files, "file", "files");
         let counts = match self.mode() {
             OutputMode::Content => {

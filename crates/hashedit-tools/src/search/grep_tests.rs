@@ -577,7 +577,7 @@ fn a_budget_too_small_for_the_summary_falls_back_to_the_last_resort_cut() {
     let ws = Ws::new(&[("a.txt", b"needle\n")]);
     let path = ws.path(".");
     let out = grep(&ws.scope(&path, "."), &args("needle"), TagScheme::Rho, 8).unwrap();
-    assert_eq!(out.text, "0 matche\n[truncated]");
+    assert_eq!(out.text, "1 match \n[truncated]");
     assert_eq!(out.structured["shown"], json!(0));
     assert_eq!(out.structured["files"], json!([]));
     assert_eq!(out.structured["stop"], json!("output_budget"));
@@ -890,7 +890,7 @@ fn budget_cut_exact_text() {
     let cut = |budget: usize, k: usize| {
         let reason = format!("output budget of {budget} bytes reached; {BUDGET_REASON}");
         match k {
-            0 => format!("0 matches in 0 files ({reason})"),
+            0 => format!("4 matches in 2 files found, none shown ({reason})"),
             1 => format!(
                 "[a.txt#{t}]\n1 | {row}\n… +2 more matches in this file\n\n\
                  1 match shown (3 total) in 1 file ({reason})"
