@@ -277,6 +277,25 @@ hashedit edits files by line number against snapshots it has shown you.
 5. A note that your ops were moved means the file changed elsewhere since your snapshot and they were applied to the live file; continue from the new header in the preview.
 Use write to create a file or replace it whole. Paths are relative to the workspace root and cannot leave it.";
 
+/// Server instructions of a `--read-only` server, which offers no write or
+/// edit: how to read and search, and that changes cannot be made here.
+pub const READ_ONLY_INSTRUCTIONS: &str = "\
+hashedit shows files as numbered rows; this server is read-only (no write or edit tools).
+1. read_file prints a header [path#TAG] and rows N:text; TAG fingerprints the whole file. offset and limit select a window of a long file.
+2. grep searches contents and prints the same headers and line numbers; glob finds files by path pattern; list_dir lists one directory.
+3. Quote line numbers and headers from these replies when you refer to code: they pin the exact version you saw.
+Paths are relative to the workspace root and cannot leave it.";
+
+/// The instructions a server sends: [`INSTRUCTIONS`], or
+/// [`READ_ONLY_INSTRUCTIONS`] when it offers no write or edit tool.
+pub fn instructions(read_only: bool) -> &'static str {
+    if read_only {
+        READ_ONLY_INSTRUCTIONS
+    } else {
+        INSTRUCTIONS
+    }
+}
+
 const READ_FILE_DESCRIPTION: &str = "\
 Read a UTF-8 text file as numbered rows under its snapshot header.
 

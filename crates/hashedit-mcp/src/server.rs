@@ -18,7 +18,7 @@ use serde_json::json;
 
 use crate::ServerOptions;
 use crate::arguments::parse_arguments;
-use crate::catalog::{INSTRUCTIONS, ToolName, tool_definitions};
+use crate::catalog::{ToolName, instructions, tool_definitions};
 
 /// Protocol revisions this server speaks, oldest first. 2025-11-25 and
 /// older are negotiated with the `initialize` handshake; 2026-07-28 uses
@@ -208,7 +208,7 @@ impl ServerHandler for HashEditServer {
                         "Read, search and edit files by line number against hashline snapshots",
                     ),
             )
-            .with_instructions(INSTRUCTIONS)
+            .with_instructions(instructions(self.shared.options.read_only))
             .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
     }
 

@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use hashedit_mcp::catalog::{INSTRUCTIONS, ToolName};
+use hashedit_mcp::catalog::{INSTRUCTIONS, READ_ONLY_INSTRUCTIONS, ToolName};
 use hashedit_mcp::{SUPPORTED_PROTOCOL_VERSIONS, ServerOptions};
 use rmcp::model::ProtocolVersion;
 use serde_json::{Value, json};
@@ -349,7 +349,12 @@ async fn read_only_server_lists_four_tools() {
             ..ServerOptions::default()
         },
     );
-    raw.initialize("2025-11-25").await;
+    let init = raw.initialize("2025-11-25").await;
+    // Its instructions teach reading only: no tool it lacks is named.
+    assert_eq!(init["instructions"], READ_ONLY_INSTRUCTIONS);
+    for absent in ["PUT", "CUT", "Use write"] {
+        assert!(!READ_ONLY_INSTRUCTIONS.contains(absent), "{absent}");
+    }
     let listed = raw.request(1, "tools/list", json!({})).await;
     let names: Vec<&str> = listed["result"]["tools"]
         .as_array()
