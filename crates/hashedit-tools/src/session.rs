@@ -291,6 +291,21 @@ impl Session {
         }
     }
 
+    /// Files for which a snapshot with `tag` was served and is still
+    /// remembered, sorted. Used to suggest the right path when an edit
+    /// names a file that does not exist under a tag the session knows.
+    pub fn paths_served_with(&self, tag: SnapshotTag) -> Vec<PathBuf> {
+        let store = self.lock();
+        let mut paths: Vec<PathBuf> = store
+            .files
+            .iter()
+            .filter(|(_, h)| h.versions.iter().any(|v| v.fingerprint.tag == tag))
+            .map(|(path, _)| path.clone())
+            .collect();
+        paths.sort();
+        paths
+    }
+
     /// Number of files remembered (for tests and diagnostics).
     pub fn files_remembered(&self) -> usize {
         self.lock().files.len()

@@ -272,3 +272,48 @@ fn the_newest_snapshot_served_under_a_tag_is_the_one_it_names() {
     assert_eq!(err.kind, ErrorKind::StaleTag);
     assert!(err.message.contains("collision"), "{}", err.message);
 }
+
+#[test]
+fn a_missing_path_under_a_served_tag_suggests_the_file_that_was_served() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir_all(dir.path().join("src/deep")).unwrap();
+    fs::write(dir.path().join("src/deep/f.txt"), "alpha\nbeta\n").unwrap();
+    let ws = Workspace::new(dir.path()).unwrap();
+    let session = Session::new();
+    let cx = ToolContext::new(&ws).with_session(&session);
+    let out = tools::read_file(
+        &cx,
+        &ReadFileArgs {
+            path: "src/deep/f.txt".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let t = out.structured["tag"].as_str().unwrap().to_string();
+    // The model drops a directory from the path it read.
+    let err = edit(&cx, format!("[src/f.txt#{t}]\nPUT 1:\n+ALPHA")).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::NotFound);
+    assert_eq!(
+        err.message,
+        format!(
+            "src/f.txt (document line 1) does not exist; edit never creates files, so use write to create \
+             it. A snapshot with this tag was served for src/deep/f.txt: if you meant that file, use the \
+             header [src/deep/f.txt#{t}]. Nothing was written."
+        )
+    );
+    // Another tag, or no session: no guess.
+    let other = if t == "0000" { "0001" } else { "0000" };
+    let err = edit(&cx, format!("[src/f.txt#{other}]\nPUT 1:\n+ALPHA")).unwrap_err();
+    assert!(!err.message.contains("was served for"), "{}", err.message);
+    let err = edit(
+        &ToolContext::new(&ws),
+        format!("[src/f.txt#{t}]\nPUT 1:\n+ALPHA"),
+    )
+    .unwrap_err();
+    assert!(!err.message.contains("was served for"), "{}", err.message);
+    assert_eq!(
+        fs::read_to_string(dir.path().join("src/deep/f.txt")).unwrap(),
+        "alpha\nbeta\n"
+    );
+    assert!(!dir.path().join("src/f.txt").exists());
+}

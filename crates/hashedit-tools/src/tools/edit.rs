@@ -34,7 +34,7 @@ use crate::fsio::{self, Change, commit_changes};
 use crate::outcome::Outcome;
 use crate::session::TagCheck;
 use crate::tools::read::decode_error;
-use crate::workspace::{Resolve, ResolvedPath};
+use crate::workspace::{Resolve, ResolvedPath, display_path};
 
 /// Most warning lines listed when a reply must shrink to fit the budget.
 const MAX_LISTED_WARNINGS: usize = 20;
@@ -159,6 +159,36 @@ fn broken_syntax(cx: &ToolContext, display: &str, old: &Text, new: &[u8]) -> Opt
     blocks.index(display, new_text.body()).ok()?.syntax()?
 }
 
+/// The workspace-relative display path of the one existing file that the
+/// session served under `section`'s tag, preferring files with the same
+/// name as the missing path: the likely meaning of a header whose path was
+/// mistyped or given relative to another directory.
+fn served_elsewhere(cx: &ToolContext, section: &Section) -> Option<String> {
+    let session = cx.session?;
+    let wanted = std::path::Path::new(&section.path).file_name();
+    let candidates: Vec<(String, bool)> = session
+        .paths_served_with(section.tag)
+        .into_iter()
+        .filter(|p| p.is_file())
+        .filter_map(|p| {
+            let relative = p.strip_prefix(cx.ws.root()).ok()?.to_str()?.to_owned();
+            let same_name = wanted.is_some() && p.file_name() == wanted;
+            Some((relative, same_name))
+        })
+        .collect();
+    let named: Vec<&String> = candidates
+        .iter()
+        .filter(|(_, same)| *same)
+        .map(|(p, _)| p)
+        .collect();
+    let pick = match (named.as_slice(), candidates.as_slice()) {
+        ([one], _) => (*one).clone(),
+        ([], [(only, _)]) => only.clone(),
+        _ => return None,
+    };
+    Some(display_path(&pick).into_owned())
+}
+
 /// Resolves every section's file and `MV` destination.
 fn resolve_targets(cx: &ToolContext, sections: &[Section]) -> ToolResult<Vec<Target>> {
     let ws = cx.ws;
@@ -167,11 +197,20 @@ fn resolve_targets(cx: &ToolContext, sections: &[Section]) -> ToolResult<Vec<Tar
     for section in sections {
         let path = ws.resolve(&section.path, Resolve::Existing).map_err(|e| {
             if e.kind == ErrorKind::NotFound {
+                let hint = served_elsewhere(cx, section)
+                    .map(|display| {
+                        format!(
+                            " A snapshot with this tag was served for {display}: if you meant that file, \
+                             use the header [{display}#{}].",
+                            section.tag
+                        )
+                    })
+                    .unwrap_or_default();
                 ToolError::new(
                     ErrorKind::NotFound,
                     format!(
                         "{} (document line {}) does not exist; edit never creates files, so use write \
-                         to create it. Nothing was written.",
+                         to create it.{hint} Nothing was written.",
                         section.path, section.line
                     ),
                 )
