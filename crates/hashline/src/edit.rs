@@ -398,6 +398,30 @@ fn surroundings(
     }
 }
 
+/// The lines of the live file that no op of a section replaces or
+/// deletes: the neighbours that stay, for the echo and shift checks.
+struct Staying<'t, 'a> {
+    live: &'t Text<'a>,
+    removed: std::collections::HashSet<usize>,
+}
+
+impl<'t, 'a> Staying<'t, 'a> {
+    fn new(hunks: &[crate::hunk::Hunk], live: &'t Text<'a>) -> Self {
+        let removed = hunks
+            .iter()
+            .filter_map(|h| h.kind.span())
+            .flat_map(|r| r.start..=r.end)
+            .collect();
+        Staying { live, removed }
+    }
+
+    /// Line `n` (1-based) when it exists and stays.
+    fn line(&self, n: usize) -> Option<&'t str> {
+        (n >= 1 && n <= self.live.line_count() && !self.removed.contains(&n))
+            .then(|| self.live.line(n))
+    }
+}
+
 /// Most leading or trailing rows compared with a body's neighbours (keeps
 /// the check linear for bodies of any size).
 const MAX_ECHO_ROWS: usize = 16;
@@ -410,13 +434,8 @@ const MAX_ECHO_ROWS: usize = 16;
 /// stay, so they never count.
 fn echo_warnings(hunks: &[crate::hunk::Hunk], live: &Text) -> Vec<String> {
     let total = live.line_count();
-    let removed: std::collections::HashSet<usize> = hunks
-        .iter()
-        .filter_map(|h| h.kind.span())
-        .flat_map(|r| r.start..=r.end)
-        .collect();
-    // A line that stays in the file, by number.
-    let kept = |n: usize| (n >= 1 && n <= total && !removed.contains(&n)).then(|| live.line(n));
+    let staying = Staying::new(hunks, live);
+    let kept = |n: usize| staying.line(n);
     let mut warnings = Vec::new();
     for hunk in hunks {
         let Some((body, above, below, _)) = surroundings(&hunk.kind, total) else {
@@ -506,13 +525,8 @@ fn likeness(a: &str, b: &str) -> f32 {
 /// §4); the warning makes the slip visible instead of silent.
 fn shift_warnings(hunks: &[crate::hunk::Hunk], live: &Text) -> Vec<String> {
     use crate::hunk::HunkKind;
-    let total = live.line_count();
-    let removed: std::collections::HashSet<usize> = hunks
-        .iter()
-        .filter_map(|h| h.kind.span())
-        .flat_map(|r| r.start..=r.end)
-        .collect();
-    let kept = |n: usize| (n >= 1 && n <= total && !removed.contains(&n)).then(|| live.line(n));
+    let staying = Staying::new(hunks, live);
+    let kept = |n: usize| staying.line(n);
     let usable = |s: &str| (SHIFT_MIN_ROW_BYTES..=SHIFT_MAX_ROW_BYTES).contains(&s.len());
     let mut warnings = Vec::new();
     for hunk in hunks {
