@@ -151,12 +151,12 @@ fn broken_syntax(cx: &ToolContext, display: &str, old: &Text, new: &[u8]) -> Opt
     if old.body().len() > SYNTAX_CHECK_MAX_BYTES || new.len() > SYNTAX_CHECK_MAX_BYTES {
         return None;
     }
-    let before = blocks.index(display, old.body()).ok()?.syntax()?;
-    if before.is_some() {
-        return None;
-    }
+    // The result first: most edits leave a clean parse, and then the
+    // original need not be parsed at all.
     let new_text = Text::decode(new).ok()?;
-    blocks.index(display, new_text.body()).ok()?.syntax()?
+    let after = blocks.index(display, new_text.body()).ok()?.syntax()??;
+    let before = blocks.index(display, old.body()).ok()?.syntax()?;
+    before.is_none().then_some(after)
 }
 
 /// The workspace-relative display path of the one existing file that the
