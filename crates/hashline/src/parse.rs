@@ -74,6 +74,13 @@ pub enum Problem {
     BareRow(RowShape),
     /// A line range written without `PUT`/`CUT`.
     MissingVerb,
+    /// A Markdown code fence around the whole document, opening on the
+    /// error's line and closing on document line `close` (product.md §4:
+    /// fences are errors with the exact fix, never stripped silently).
+    OuterFence {
+        /// 1-based document line of the closing fence.
+        close: usize,
+    },
     /// A line from another patch format (apply_patch, unified diff).
     ForeignPatch(ForeignShape),
     /// A line that is no header, op or body row.
@@ -194,6 +201,13 @@ impl fmt::Display for Problem {
             }
             Problem::BadLocator(p) => return write!(f, "{p}"),
             Problem::BareRow(shape) => return write!(f, "{shape}"),
+            Problem::OuterFence { close } => {
+                return write!(
+                    f,
+                    "the document is wrapped in a Markdown code fence (this line and line {close}); \
+                     send it as plain text without both fence lines, starting with its header"
+                );
+            }
             Problem::MissingVerb => {
                 "a line range needs an op in front: PUT N.=M: (then + rows) or CUT N.=M"
             }
@@ -409,23 +423,28 @@ impl Parser {
 
     fn run(mut self, input: &str) -> Result<Document, ParseError> {
         let input = input.strip_prefix('\u{FEFF}').unwrap_or(input);
-        let fence = outer_fence(input);
-        if let Some((open, close)) = fence {
-            self.warn(
+        // product.md §4: fences are errors that show the exact fix, never
+        // silently stripped. The fix is the document's own first line
+        // (its header), which is where the plain document starts.
+        if let Some((open, close)) = outer_fence(input) {
+            let opener = input.lines().nth(open - 1).unwrap_or_default();
+            let first = input
+                .lines()
+                .skip(open)
+                .find(|l| !l.trim().is_empty())
+                .map(|l| l.trim_end_matches('\r').to_owned());
+            return Err(err(
                 open,
-                format!(
-                    "ignored the Markdown code fence around the document (lines {open} and {close}); send the document as plain text"
-                ),
-            );
+                opener.trim_end_matches('\r'),
+                Problem::OuterFence { close },
+                first,
+            ));
         }
         let mut lines = input.lines().enumerate();
         while let Some((index, raw)) = lines.next() {
             // `lines` keeps a lone CR at the very end; rows never end in one.
             let raw = raw.strip_suffix('\r').unwrap_or(raw);
             let number = index + 1;
-            if fence.is_some_and(|(open, close)| number == open || number == close) {
-                continue;
-            }
             if !raw.starts_with('+')
                 && let Some(m) = marker(raw.trim())
             {

@@ -564,16 +564,18 @@ fn duplicated_hunks() {
 }
 
 #[test]
-fn an_outer_code_fence_is_ignored_with_a_warning() {
+fn an_outer_code_fence_is_refused_with_the_header_to_start_from() {
     for fence in ["```", "```hashline", "~~~"] {
         let close = &fence[..3];
         let doc = format!("{fence}\n[a#ABCD]\nPUT 2:\n+x\n{close}\n");
-        assert_eq!(ops(&doc).len(), 1, "{fence}");
+        let e = fails(&doc);
+        assert_eq!(e.problem, Problem::OuterFence { close: 5 }, "{fence}");
         assert_eq!(
-            warnings(&doc),
-            vec![
-                "warning: document line 1: ignored the Markdown code fence around the document (lines 1 and 5); send the document as plain text"
-            ]
+            e.to_string(),
+            format!(
+                "edit document line 1: the document is wrapped in a Markdown code fence (this line and line 5); \
+                 send it as plain text without both fence lines, starting with its header\n  1 | {fence}\ntry: [a#ABCD]"
+            )
         );
     }
     // A fence that does not wrap the whole document is still an error.
