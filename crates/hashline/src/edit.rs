@@ -504,8 +504,9 @@ const SHIFT_MAX_ROW_BYTES: usize = 400;
 /// A row at least this similar (character ratio, 0..=1) to a neighbour is
 /// read as an edited copy of it.
 const SHIFT_NEAR: f32 = 0.8;
-/// ... provided it is less similar than this to every line it replaces.
-const SHIFT_FAR: f32 = 0.5;
+/// ... provided its likeness to every line it replaces is lower by at
+/// least this much.
+const SHIFT_MARGIN: f32 = 0.2;
 
 /// Character similarity of two trimmed lines, 0 (nothing shared) to 1.
 fn likeness(a: &str, b: &str) -> f32 {
@@ -517,7 +518,7 @@ fn likeness(a: &str, b: &str) -> f32 {
 
 /// Warns when a replacement looks aimed one line off: the first body row is
 /// an edited copy of the unchanged line just above the range (or the last
-/// row of the line just below) while it resembles none of the lines it
+/// row of the line just below) and clearly less like any line it
 /// replaces. That is what an off-by-one range usually leaves (the
 /// robustness benchmark's `off-by-one-range` documents): the intended line
 /// stays and an unrelated neighbour is overwritten. The edit is a valid
@@ -546,35 +547,87 @@ fn shift_warnings(hunks: &[crate::hunk::Hunk], live: &Text) -> Vec<String> {
             if !usable(row) || !usable(near) || row == near {
                 return false;
             }
-            if likeness(row, near) < SHIFT_NEAR {
+            let to_neighbour = likeness(row, near);
+            if to_neighbour < SHIFT_NEAR {
                 return false;
             }
             (range.start..=range.end).all(|n| {
                 let old = live.line(n).trim();
-                old.len() <= SHIFT_MAX_ROW_BYTES && likeness(row, old) < SHIFT_FAR
+                old.len() <= SHIFT_MAX_ROW_BYTES
+                    && likeness(row, old) <= to_neighbour - SHIFT_MARGIN
             })
         };
         let what = |which: &str, neighbour: usize, side: &str| {
             format!(
                 "{} (document line {}): the {which} body row reads as an edited copy of line {neighbour} \
-                 just {side} the range, which stays, and resembles none of the replaced lines {}; it was \
-                 written as sent. If the range is off by one, fix it from the preview",
+                 just {side} the range, which stays, more than any line it replaces ({}); it was written as \
+                 sent. If the range is off by one, fix it from the preview",
                 hunk.header,
                 hunk.line,
-                if range.start == range.end {
-                    format!("(line {})", range.start)
-                } else {
-                    format!("({}-{})", range.start, range.end)
-                }
+                lines_phrase(range.start, range.end)
             )
         };
         if shifted_onto(first, range.start - 1) {
             warnings.push(what("first", range.start - 1, "above"));
         } else if shifted_onto(last, range.end + 1) {
             warnings.push(what("last", range.end + 1, "below"));
+        } else if let Some(dropped) = dropped_edge(range.start, range.end, body, live) {
+            warnings.push(format!(
+                "{} (document line {}): the body rows are edits of {}, in order, and nothing \
+                 replaces line {dropped}, so it is deleted; it was written as sent. If the range is \
+                 one line too long, fix it from the preview",
+                hunk.header,
+                hunk.line,
+                if dropped == range.start {
+                    lines_phrase(range.start + 1, range.end)
+                } else {
+                    lines_phrase(range.start, range.end - 1)
+                }
+            ));
         }
     }
     warnings
+}
+
+/// `line N` or `lines N-M`, for messages.
+fn lines_phrase(first: usize, last: usize) -> String {
+    if first == last {
+        format!("line {first}")
+    } else {
+        format!("lines {first}-{last}")
+    }
+}
+
+/// The line at one edge of the range `start..=end` that a body one row
+/// shorter leaves without a counterpart, when every row is an edited copy
+/// of the other lines, in order: a range one line too long, which deletes
+/// a line the author meant to keep. `None` when the rows do not line up
+/// that way, or line up with both readings.
+fn dropped_edge(start: usize, end: usize, body: &[String], live: &Text) -> Option<usize> {
+    if body.len() + 1 != end - start + 1 {
+        return None;
+    }
+    let lines_up = |first: usize| {
+        body.iter().enumerate().all(|(i, row)| {
+            let row = row.trim();
+            let old = live.line(first + i).trim();
+            row.len() >= SHIFT_MIN_ROW_BYTES
+                && row.len() <= SHIFT_MAX_ROW_BYTES
+                && old.len() <= SHIFT_MAX_ROW_BYTES
+                && likeness(row, old) >= SHIFT_NEAR
+        })
+    };
+    // The dropped line must not itself read like the row next to it, or
+    // the author may have merged two similar lines on purpose.
+    let unlike = |line: usize, row: &str| {
+        let old = live.line(line).trim();
+        old.len() > SHIFT_MAX_ROW_BYTES || likeness(row.trim(), old) < SHIFT_NEAR
+    };
+    match (lines_up(start), lines_up(start + 1)) {
+        (true, false) if unlike(end, &body[body.len() - 1]) => Some(end),
+        (false, true) if unlike(start, &body[0]) => Some(start),
+        _ => None,
+    }
 }
 
 /// How a line is indented, by its first character.
@@ -710,8 +763,8 @@ mod tests {
             out.warnings,
             vec![
                 "PUT 2: (document line 2): the last body row reads as an edited copy of line 3 just below \
-                 the range, which stays, and resembles none of the replaced lines (line 2); it was written \
-                 as sent. If the range is off by one, fix it from the preview"
+                 the range, which stays, more than any line it replaces (line 2); it was written as sent. \
+                 If the range is off by one, fix it from the preview"
             ]
         );
         // Sent to line 4 instead: the first row copies line 3 above.
@@ -724,6 +777,19 @@ mod tests {
         );
         // Aimed right: the row resembles the line it replaces; no warning.
         let out = edit(file, "PUT 3:\n+    let count = items.len() + 1;").unwrap();
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        // One line too many: the row edits line 2 and line 3 is lost.
+        let out = edit(file, "PUT 2.=3:\n+    let total = 1;").unwrap();
+        assert_eq!(
+            out.warnings,
+            vec![
+                "PUT 2.=3: (document line 2): the body rows are edits of line 2, in order, and nothing \
+                 replaces line 3, so it is deleted; it was written as sent. If the range is one line too \
+                 long, fix it from the preview"
+            ]
+        );
+        // Replacing two unlike lines with one new line is an ordinary edit.
+        let out = edit(file, "PUT 2.=3:\n+    let sum: u32 = items.iter().sum();").unwrap();
         assert!(out.warnings.is_empty(), "{:?}", out.warnings);
         // Short rows like a closing brace never count.
         let out = edit("a();\n}\nlet x = 1;\n", "PUT 3:\n+};").unwrap();
