@@ -623,6 +623,16 @@ fn dropped_edge(start: usize, end: usize, body: &[String], live: &Text) -> Optio
         let old = live.line(line).trim();
         old.len() > SHIFT_MAX_ROW_BYTES || likeness(row.trim(), old) < SHIFT_NEAR
     };
+    // Rows that retype their lines exactly make a deletion written with
+    // context (`PUT 4.=5:` `+line 4` to delete line 5): meant as it is.
+    let retyped = |first: usize| {
+        body.iter()
+            .enumerate()
+            .all(|(i, row)| live.line(first + i) == row.as_str())
+    };
+    if retyped(start) || retyped(start + 1) {
+        return None;
+    }
     match (lines_up(start), lines_up(start + 1)) {
         (true, false) if unlike(end, &body[body.len() - 1]) => Some(end),
         (false, true) if unlike(start, &body[0]) => Some(start),
@@ -788,6 +798,9 @@ mod tests {
                  long, fix it from the preview"
             ]
         );
+        // A deletion written with its kept neighbour retyped is meant.
+        let out = edit(file, "PUT 2.=3:\n+    let total = 0;").unwrap();
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
         // Replacing two unlike lines with one new line is an ordinary edit.
         let out = edit(file, "PUT 2.=3:\n+    let sum: u32 = items.iter().sum();").unwrap();
         assert!(out.warnings.is_empty(), "{:?}", out.warnings);
