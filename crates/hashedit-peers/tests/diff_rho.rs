@@ -64,7 +64,7 @@ const CATALOGUE: &[Intended] = &[
     },
     Intended {
         name: "superset_spelling",
-        reason: "product.md §2/§4: omp spellings (separators …, space, `.`, `=`; `CUT N:`; envelopes; apply_patch header noise) are accepted with a warning; Rho rejects them",
+        reason: "product.md §2/§4: omp spellings (separators …, `.`, `=`; `CUT N:`; envelopes; apply_patch header noise) are accepted with a warning; Rho rejects them",
     },
     Intended {
         name: "read_budget",
@@ -93,6 +93,14 @@ const CATALOGUE: &[Intended] = &[
     Intended {
         name: "fault_order",
         reason: "REPORTED, pending a decision: a document with both an out-of-range op and colliding ops is refused by both; we name the range fault first, Rho the collision it meets first in document order",
+    },
+    Intended {
+        name: "duplicate_insert_once",
+        reason: "product.md §4: an insert repeated verbatim (same gap, same rows) is one unambiguous intent, applied once with a warning; Rho inserts the rows twice",
+    },
+    Intended {
+        name: "indent_style",
+        reason: "product.md §4: body rows indented in the other style (tabs vs spaces) than the lines around them are refused (never converted); Rho writes them. Checked: our refusal names a row the restated rule flags, and the document with those rows re-indented must then agree or be explained",
     },
     Intended {
         name: "failure_prose",
@@ -200,11 +208,11 @@ enum Spell {
 }
 
 impl Spell {
+    /// omp spellings we accept and Rho refuses. `N M` is not one: we
+    /// refuse it too (a range or two lines?), so both engines must refuse
+    /// it alike.
     fn superset(self) -> bool {
-        matches!(
-            self,
-            Spell::Ellipsis | Spell::Space | Spell::Dot | Spell::Eq
-        )
+        matches!(self, Spell::Ellipsis | Spell::Dot | Spell::Eq)
     }
 
     fn locator(self, start: usize, end: usize, canonical: bool) -> String {
@@ -303,6 +311,13 @@ impl DocModel {
     /// The document text; `canonical` rewrites omp-only spellings into
     /// Rho's grammar.
     fn render(&self, canonical: bool) -> String {
+        self.render_with_positions(canonical).0
+    }
+
+    /// [`DocModel::render`], and the 1-based document line of each op as
+    /// (line, section index, op index).
+    fn render_with_positions(&self, canonical: bool) -> (String, Vec<(usize, usize, usize)>) {
+        let mut positions = Vec::new();
         let mut lines: Vec<String> = self.prelude.clone();
         if self.envelope && !canonical {
             lines.push("*** Begin Patch".into());
@@ -313,7 +328,7 @@ impl DocModel {
             "Put" => "Cut",
             _ => "CUT",
         };
-        for section in &self.sections {
+        for (si, section) in self.sections.iter().enumerate() {
             let style = if canonical && section.style == HeaderStyle::Noise {
                 HeaderStyle::Plain
             } else {
@@ -329,10 +344,11 @@ impl DocModel {
                     format!("[*** Update File: {}#{}]", section.path, section.tag)
                 }
             });
-            for op in &section.ops {
+            for (oi, op) in section.ops.iter().enumerate() {
                 if self.blank_between {
                     lines.push(String::new());
                 }
+                positions.push((lines.len() + 1, si, oi));
                 let body = |lines: &mut Vec<String>, body: &[String]| {
                     lines.extend(body.iter().map(|row| format!("+{row}")));
                 };
@@ -383,7 +399,7 @@ impl DocModel {
         if self.final_newline {
             text.push_str(nl);
         }
-        text
+        (text, positions)
     }
 
     /// True when some section inserts after the last line of a multi-line
@@ -463,6 +479,100 @@ impl DocModel {
             let keys: Vec<_> = s.ops.iter().filter_map(span_key).collect();
             keys.iter().enumerate().any(|(i, k)| keys[..i].contains(k))
         })
+    }
+
+    /// True when a section repeats an insert (same gap, same rows).
+    fn has_duplicate_inserts(&self) -> bool {
+        self.sections.iter().any(|s| {
+            let keys: Vec<_> = s.ops.iter().filter_map(insert_key).collect();
+            keys.iter().enumerate().any(|(i, k)| keys[..i].contains(k))
+        })
+    }
+
+    /// The same document with repeated inserts dropped (first kept).
+    fn dedupe_inserts(&self) -> DocModel {
+        let mut out = self.clone();
+        for section in &mut out.sections {
+            let mut seen = Vec::new();
+            section.ops.retain(|op| match insert_key(op) {
+                Some(key) if seen.contains(&key) => false,
+                Some(key) => {
+                    seen.push(key);
+                    true
+                }
+                None => true,
+            });
+        }
+        out
+    }
+
+    /// Checks our indentation refusal against the rule restated in the
+    /// test (`common::other_style_rows`, on our line model of `originals`):
+    /// the op, row and style it names must be the first row of that op in
+    /// the other style than its uniformly indented surroundings. Returns
+    /// the document with every such row re-indented in its surroundings'
+    /// style.
+    fn indent_refusal(
+        &self,
+        originals: &[(String, Vec<u8>)],
+        refusal: &str,
+    ) -> Result<DocModel, String> {
+        let Some((line, row, style)) = common::parse_indent_refusal(refusal) else {
+            return Err("we refused for indentation without naming the op, row and style".into());
+        };
+        let (_, positions) = self.render_with_positions(false);
+        let Some(&(_, named_section, named_op)) = positions.iter().find(|p| p.0 == line) else {
+            return Err(format!(
+                "our indentation refusal names document line {line}, where no op starts"
+            ));
+        };
+        let mut fixed = self.clone();
+        let mut confirmed = false;
+        for (si, section) in fixed.sections.iter_mut().enumerate() {
+            let Some((_, bytes)) = originals.iter().find(|(n, _)| *n == section.path) else {
+                continue;
+            };
+            let lines: Vec<String> = hashline::Text::decode(bytes)
+                .map(|t| t.lines().map(|(l, _)| l.to_string()).collect())
+                .unwrap_or_default();
+            let total = lines.len();
+            for (oi, op) in section.ops.iter_mut().enumerate() {
+                let (body, first, last) = match op {
+                    Op::Replace {
+                        start, end, body, ..
+                    } => (body, *start - 1, *end + 1),
+                    Op::Before { line, body } => (body, line.saturating_sub(1), *line),
+                    Op::After { line, body } => (body, *line, *line + 1),
+                    Op::End { body } => (body, total, total + 1),
+                    Op::Delete { .. } | Op::Raw(_) => continue,
+                };
+                let context: Vec<&str> = common::context_lines(first, last, total)
+                    .into_iter()
+                    .map(|n| lines[n - 1].as_str())
+                    .collect();
+                let (rows, file_style) = common::other_style_rows(body, &context);
+                if (si, oi) == (named_section, named_op)
+                    && rows.first() == Some(&(row - 1))
+                    && common::indent_of(&body[row - 1]) == Some(style)
+                {
+                    confirmed = true;
+                }
+                if let Some(file_style) = file_style {
+                    for r in rows {
+                        body[r] = common::reindent(&body[r], file_style);
+                    }
+                }
+            }
+        }
+        if confirmed {
+            Ok(fixed)
+        } else {
+            Err(format!(
+                "we refused body row {row} of the op on document line {line} as indented with {}, \
+                 but the restated rule does not flag that row",
+                style.word()
+            ))
+        }
     }
 
     /// The same document with repeated span ops dropped (first kept).
@@ -554,6 +664,16 @@ impl DocModel {
             }
         }
         out
+    }
+}
+
+/// What an insert does: (kind, line, rows).
+fn insert_key(op: &Op) -> Option<(u8, usize, Vec<String>)> {
+    match op {
+        Op::Before { line, body } => Some((0, *line, body.clone())),
+        Op::After { line, body } => Some((1, *line, body.clone())),
+        Op::End { body } => Some((2, 0, body.clone())),
+        _ => None,
     }
 }
 
@@ -1203,6 +1323,17 @@ fn explain_edit(
             rerun = true;
             drop_summaries = true;
         }
+        // An insert repeated verbatim lands once for us, twice for Rho.
+        if sides.rho.ok()
+            && sides.ours.ok()
+            && sides.rho_files != sides.ours_files
+            && rho_model.has_duplicate_inserts()
+            && cats.insert("duplicate_insert_once")
+        {
+            rho_model = rho_model.dedupe_inserts();
+            rerun = true;
+            drop_summaries = true;
+        }
         // A BOM-only file is empty to us: Rho gets an empty file.
         if !bom_only.is_empty() && cats.insert("bom_only_file_empty") {
             let empty_tag = TagScheme::Rho.tag_of(b"").to_string();
@@ -1375,35 +1506,59 @@ fn edit_case(check: &Check, rng: &mut Rng, corpus: &[CorpusFile]) {
     loop {
         let infos: Vec<FileInfo> = files.iter().map(|(n, b)| FileInfo::new(n, b)).collect();
         let refs: Vec<&FileInfo> = infos.iter().collect();
-        let model = gen_doc(rng, &refs);
-        let doc = model.render(false);
-        let rho = rho_reply(pair.rho.edit_reply(&doc));
-        let ours = pair.ours.edit(&doc);
-        let (rho_files, ours_files) = pair.files(&names);
-        let mut sides = Sides {
-            rho,
-            ours,
-            rho_files,
-            ours_files,
-        };
+        let mut model = gen_doc(rng, &refs);
+        let mut doc = model.render(false);
+        let mut sides = edit_sides(&pair, &names, &doc);
         let mut cats = BTreeSet::new();
+        let mut refused_doc = None;
+        if sides.ours.class == Class::Indent {
+            // Checked, then compared again with the rows in the style of
+            // the lines around them: what the refusal hid must agree too.
+            match model.indent_refusal(&files, &sides.ours.text) {
+                Ok(fixed) => {
+                    for (name, bytes) in &files {
+                        pair.put(name, bytes);
+                    }
+                    cats.insert("indent_style");
+                    refused_doc = Some(doc);
+                    model = fixed;
+                    doc = model.render(false);
+                    sides = edit_sides(&pair, &names, &doc);
+                }
+                Err(why) => {
+                    check.fail(
+                        &why,
+                        &format!(
+                            "{}\n--- ours:\n{}",
+                            context_of(&files, &doc),
+                            sides.ours.text
+                        ),
+                    );
+                    break;
+                }
+            }
+        }
+        let context = match &refused_doc {
+            None => context_of(&files, &doc),
+            Some(original) => format!(
+                "{}(rows re-indented: we refused the generated document for its indentation, checked)\noriginal document:\n{}\n",
+                context_of(&files, &doc),
+                original.escape_debug()
+            ),
+        };
         // Whatever Rho does, our preview rows must be true lines of the
         // file we wrote.
         if sides.ours.ok() && !rows_are_lines(&sides.ours.shape, pair.ours.root(), false) {
             check.fail(
                 "our preview rows are not the lines of the file we wrote",
-                &format!(
-                    "{}\n--- ours:\n{}",
-                    context_of(&files, &doc),
-                    sides.ours.text
-                ),
+                &format!("{context}\n--- ours:\n{}", sides.ours.text),
             );
             break;
         }
         if !differences(&sides).is_empty() {
             explain_edit(&pair, &model, &files, &mut sides, &mut cats);
         }
-        check.settle(&sides, cats, &context_of(&files, &doc));
+        check.settle(&sides, cats, &context);
         // Chain: edit the result again from the reply's own header, while
         // both sides hold the same bytes.
         step += 1;
@@ -1419,6 +1574,19 @@ fn edit_case(check: &Check, rng: &mut Rng, corpus: &[CorpusFile]) {
         if files.len() != names.len() {
             break;
         }
+    }
+}
+
+/// Sends `doc` to both sides over the files they hold now.
+fn edit_sides(pair: &Pair, names: &[String], doc: &str) -> Sides {
+    let rho = rho_reply(pair.rho.edit_reply(doc));
+    let ours = pair.ours.edit(doc);
+    let (rho_files, ours_files) = pair.files(names);
+    Sides {
+        rho,
+        ours,
+        rho_files,
+        ours_files,
     }
 }
 
