@@ -41,6 +41,7 @@ use hashedit_peers::locate;
 use hashedit_peers::omp::{OmpError, Peer};
 use hashedit_peers::rng::Rng;
 use hashline::TagScheme;
+use hashline::block::{BlockResolution, BlockResolver as _};
 
 /// Every difference from oh-my-pi we make on purpose, with its reason.
 const CATALOGUE: &[Intended] = &[
@@ -1196,8 +1197,6 @@ struct Outcome {
     files: BTreeMap<String, Option<Vec<u8>>>,
     /// New tags per surviving file path, as the reply states them.
     tags: BTreeMap<String, String>,
-    /// Blocks omp resolved: (path, anchor line, first line, last line).
-    blocks: Vec<(String, usize, usize, usize)>,
 }
 
 fn run_omp(peer: &Peer, files: &BTreeMap<String, Vec<u8>>, doc: &str) -> Result<Outcome, String> {
@@ -1217,21 +1216,11 @@ fn run_omp(peer: &Peer, files: &BTreeMap<String, Vec<u8>>, doc: &str) -> Result<
                 .filter(|s| s.op != "delete")
                 .map(|s| (s.move_dest.clone().unwrap_or(s.path.clone()), s.tag.clone()))
                 .collect();
-            let blocks = applied
-                .sections
-                .iter()
-                .flat_map(|s| {
-                    s.block_resolutions
-                        .iter()
-                        .map(|&(anchor, start, end)| (s.path.clone(), anchor, start, end))
-                })
-                .collect();
             Ok(Outcome {
                 class: Class::Ok,
                 text: applied.text,
                 files: out,
                 tags,
-                blocks,
             })
         }
         Err(OmpError::Driver(message)) => Err(message),
@@ -1244,7 +1233,6 @@ fn run_omp(peer: &Peer, files: &BTreeMap<String, Vec<u8>>, doc: &str) -> Result<
                 .map(|(k, v)| (k.clone(), Some(v.clone())))
                 .collect(),
             tags: BTreeMap::new(),
-            blocks: Vec::new(),
         }),
     }
 }
@@ -1270,7 +1258,6 @@ fn run_ours(files: &BTreeMap<String, Vec<u8>>, doc: &str, extra: &[String]) -> O
         text: reply.text,
         files: out,
         tags,
-        blocks: Vec::new(),
     }
 }
 
@@ -1404,7 +1391,8 @@ fn explain(
         }
         (true, false) => {
             // We refused what omp applied.
-            let only_space = !probes.is_empty() && probes.iter().all(|p| *p == Probe::SpaceSeparator);
+            let only_space =
+                !probes.is_empty() && probes.iter().all(|p| *p == Probe::SpaceSeparator);
             if only_space && !ours.text.contains("separated by a space") {
                 return Err("we refused a `N M` locator, but not for its space separator".into());
             }
@@ -1740,7 +1728,7 @@ fn one_case(
         if ours.class == Class::Indent && refused_doc.is_none() {
             // Checked, then compared again with the rows in the style of
             // the lines around them: what the refusal hid must agree too.
-            match indent_refusal(&model, &files, &ours, &omp) {
+            match indent_refusal(&model, &files, &ours) {
                 Ok(fixed) => {
                     refused_doc = Some(doc.clone());
                     model = fixed;
@@ -1749,7 +1737,15 @@ fn one_case(
                 Err(why) => problems.push(why),
             }
         } else {
-            compare(&model, &files, &omp, &ours, &literal, &mut cats, &mut problems);
+            compare(
+                &model,
+                &files,
+                &omp,
+                &ours,
+                &literal,
+                &mut cats,
+                &mut problems,
+            );
         }
         if refused_doc.is_some() {
             cats.insert("indent_style");
@@ -1828,8 +1824,8 @@ fn compare(
 
 /// The body and the 1-based context lines of an op our indentation rule
 /// looks at: the replaced lines plus the line above and below, or the two
-/// lines around an insert's gap. `block` is the block a block op resolved
-/// to (omp's resolution); `None` when unknown.
+/// lines around an insert's gap. `block` is the block a block op resolves
+/// to (our resolver's, as our refusal used it); `None` when unknown.
 fn op_surroundings(
     op: &Op,
     total: usize,
@@ -1876,8 +1872,8 @@ fn indent_refusal(
     model: &DocModel,
     files: &BTreeMap<String, Vec<u8>>,
     ours: &Outcome,
-    omp: &Outcome,
 ) -> Result<DocModel, String> {
+    let resolver = hashedit_blocks::TreeSitterBlocks::new();
     let Some((line, row, style)) = common::parse_indent_refusal(&ours.text) else {
         return Err("we refused for indentation without naming the op, row and style".into());
     };
@@ -1895,6 +1891,12 @@ fn indent_refusal(
         };
         let info = FileInfo::new(&section.path, bytes);
         let total = info.lines.len();
+        // Our refusal looked at the block our resolver found, so that is
+        // the one to check it against (omp's is unknown when omp refused).
+        let text = hashline::Text::decode(bytes).ok();
+        let index = text
+            .as_ref()
+            .and_then(|t| resolver.index(&section.path, t.body()).ok());
         for (oi, op) in section.ops.iter_mut().enumerate() {
             let (anchor, after) = match &*op {
                 Op::BlockReplace { line, .. } => (Some(*line), false),
@@ -1902,13 +1904,14 @@ fn indent_refusal(
                 _ => (None, false),
             };
             let block = anchor.and_then(|line| {
-                omp.blocks
-                    .iter()
-                    .find(|(path, at, ..)| *path == section.path && *at == line)
-                    .map(|&(_, _, start, end)| (start, end))
-                    // An unresolved `PUT >N*:` is lowered to `PUT >N:`
-                    // by both engines.
-                    .or(after.then_some((line, line)))
+                match index.as_ref().map(|index| index.block_at(line)) {
+                    Some(BlockResolution::Block(range)) => Some((range.start, range.end)),
+                    // An unresolved `PUT >N*:` whose line closes a block
+                    // is lowered to `PUT >N:`; any other unresolved block
+                    // op is refused before the indentation is looked at.
+                    Some(BlockResolution::Unresolvable(_)) if after => Some((line, line)),
+                    _ => None,
+                }
             });
             let Some((body, around)) = op_surroundings(op, total, block) else {
                 continue;
@@ -1938,7 +1941,6 @@ fn indent_refusal(
         ))
     }
 }
-
 
 /// Tag compatibility is a hard requirement: the `omp` scheme equals the
 /// package's `computeFileHash` of a read on every corpus file, edge files
@@ -2094,7 +2096,10 @@ fn restated_indentation_rule_matches_our_refusals() {
     let tag = TagScheme::Omp.tag_of(file).to_string();
     for (ops, expected) in [
         ("PUT 2:\n+\tb2();", Some((2, 1, Indent::Tabs))),
-        ("PUT 1:\n+x\nPUT >2:\n+    ok();\n+\tno();", Some((4, 2, Indent::Tabs))),
+        (
+            "PUT 1:\n+x\nPUT >2:\n+    ok();\n+\tno();",
+            Some((4, 2, Indent::Tabs)),
+        ),
         // Line 1 and the gap after line 4 have no indented neighbour.
         ("PUT >$:\n+\tfree();", None),
     ] {
