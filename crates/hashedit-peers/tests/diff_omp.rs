@@ -40,6 +40,7 @@ use hashedit_peers::corpus::{self, CorpusFile};
 use hashedit_peers::locate;
 use hashedit_peers::omp::{OmpError, Peer};
 use hashedit_peers::rng::Rng;
+use hashedit_tools::ErrorKind;
 use hashline::TagScheme;
 use hashline::block::{BlockResolution, BlockResolver as _};
 
@@ -128,6 +129,22 @@ const CATALOGUE: &[Intended] = &[
     Intended {
         name: "duplicate_insert_once",
         reason: "product.md §4: an insert repeated verbatim (same gap, same rows) is one unambiguous intent, applied once with a warning; omp inserts the rows twice",
+    },
+    Intended {
+        name: "lowercase_op",
+        reason: "product.md §4: a lower-case `put`/`cut` line after a body that forms a whole valid op is read as that op, with a warning to write ops in capitals (any other lower-case line there is a row without `+`, refused); omp writes the line as a body row",
+    },
+    Intended {
+        name: "numbered_rows",
+        reason: "product.md §4: body rows numbered as a read prints them (`+12:text`) are refused with the rows unnumbered as the fix; omp writes the numbers into the file",
+    },
+    Intended {
+        name: "outer_fence",
+        reason: "product.md §4: a Markdown code fence around the whole document is ignored with a warning; omp refuses the document",
+    },
+    Intended {
+        name: "lone_cr_refused",
+        reason: "product.md §3.1: under the omp tag scheme a file with a CR not followed by LF is refused for edit (the tag counts it as a line break, our line numbers do not); omp edits it and turns the CR into LF",
     },
     Intended {
         name: "failure_prose",
@@ -2114,4 +2131,244 @@ fn restated_indentation_rule_matches_our_refusals() {
             None => assert_eq!(reply.class, Class::Ok, "{ops}: {}", reply.text),
         }
     }
+}
+
+/// What one engine does with a pinned document.
+#[derive(Debug, Clone, Copy)]
+enum Pinned {
+    /// Writes these bytes; the reply holds this warning (`None`: no warning).
+    Writes(&'static [u8], Option<&'static str>),
+    /// Refuses, with our error kind (`None` on omp's side) and a text the
+    /// refusal holds (for us, the copyable fix).
+    Refuses(Option<ErrorKind>, &'static str),
+}
+
+/// One intended difference pinned with a small document: its catalogue
+/// category, the file, the document (`{TAG}` stands for the file's tag),
+/// omp's outcome and ours.
+struct Listed {
+    category: &'static str,
+    file: &'static [u8],
+    doc: &'static str,
+    omp: Pinned,
+    ours: Pinned,
+}
+
+/// The intended differences the generator does not reach (or reaches
+/// rarely), each pinned on a document small enough to read.
+const LISTED: &[Listed] = &[
+    Listed {
+        category: "indent_style",
+        file: b"fn a() {\n    b();\n}\n",
+        doc: "[a.txt#{TAG}]\nPUT 2:\n+\tc();\n",
+        omp: Pinned::Writes(b"fn a() {\n\tc();\n}\n", None),
+        ours: Pinned::Refuses(
+            Some(ErrorKind::IndentationMismatch),
+            "body row 1 indents with tabs, but the lines around it indent with spaces; write the rows with the file's indentation",
+        ),
+    },
+    Listed {
+        category: "space_separator",
+        file: b"a\nb\nc\n",
+        doc: "[a.txt#{TAG}]\nCUT 1 2\n",
+        omp: Pinned::Writes(b"c\n", None),
+        ours: Pinned::Refuses(
+            Some(ErrorKind::ParseError),
+            "two numbers separated by a space could mean a range or two lines: write N.=M for a range, or one op per line",
+        ),
+    },
+    Listed {
+        category: "dangling_separator",
+        file: b"a\nb\nc\n",
+        doc: "[a.txt#{TAG}]\nPUT 2.:\n+x\n",
+        omp: Pinned::Writes(b"a\nx\nc\n", None),
+        ours: Pinned::Refuses(Some(ErrorKind::ParseError), "try: PUT 2:\n"),
+    },
+    Listed {
+        category: "dangling_separator",
+        file: b"a\nb\nc\n",
+        doc: "[a.txt#{TAG}]\nPUT 2.=:\n+x\n",
+        omp: Pinned::Writes(b"a\nx\nc\n", None),
+        ours: Pinned::Refuses(Some(ErrorKind::ParseError), "try: PUT 2:\n"),
+    },
+    Listed {
+        category: "diff_minus_rows",
+        file: b"a\nb\nc\n",
+        doc: "[a.txt#{TAG}]\nPUT 2:\n-b\n+B\n",
+        omp: Pinned::Writes(b"a\nB\nc\n", Some("Ignored unified-diff `-old` row(s)")),
+        ours: Pinned::Refuses(
+            Some(ErrorKind::ParseError),
+            "diff '-' rows are not part of the format: delete lines with CUT N.=M, or write '+-…' for a line that starts with '-'\n  3 | -b\ntry:\n  PUT 2:\n  +B\n",
+        ),
+    },
+    Listed {
+        category: "numbered_rows",
+        file: b"a\nb\nc\n",
+        doc: "[a.txt#{TAG}]\nPUT 2:\n+2:B\n",
+        omp: Pinned::Writes(b"a\n2:B\nc\n", None),
+        ours: Pinned::Refuses(
+            Some(ErrorKind::ParseError),
+            "every body row starts with its line number, as copied from a read (N:text); a + row holds only the line's text\n  2 | PUT 2:\ntry:\n  PUT 2:\n  +B\n",
+        ),
+    },
+    Listed {
+        category: "bare_rows",
+        file: b"a\nb\nc\n",
+        doc: "[a.txt#{TAG}]\nPUT 1:\n+x\nput it back\n",
+        omp: Pinned::Writes(
+            b"x\nput it back\nb\nc\n",
+            Some("Auto-prefixed bare body row(s)"),
+        ),
+        ours: Pinned::Refuses(Some(ErrorKind::ParseError), "try: +put it back\n"),
+    },
+    Listed {
+        category: "lowercase_op",
+        file: b"a\nb\nc\n",
+        doc: "[a.txt#{TAG}]\nPUT 1:\n+x\ncut 3\n",
+        omp: Pinned::Writes(b"x\ncut 3\nb\nc\n", Some("Auto-prefixed bare body row(s)")),
+        ours: Pinned::Writes(
+            b"x\nb\n",
+            Some("document line 4: read the keyword as CUT; ops are written in capitals"),
+        ),
+    },
+    Listed {
+        category: "lowercase_op",
+        file: b"a\nb\nc\n",
+        doc: "[a.txt#{TAG}]\nPUT 1:\n+x\nput 3:\n+y\n",
+        omp: Pinned::Writes(
+            b"x\nput 3:\ny\nb\nc\n",
+            Some("Auto-prefixed bare body row(s)"),
+        ),
+        ours: Pinned::Writes(
+            b"x\nb\ny\n",
+            Some("document line 4: read the keyword as PUT; ops are written in capitals"),
+        ),
+    },
+    Listed {
+        category: "bare_rows",
+        file: b"a\nb\n",
+        doc: "[a.txt#{TAG}]\nPUT 1:\n+x\nrem\n",
+        omp: Pinned::Writes(b"x\nrem\nb\n", Some("Auto-prefixed bare body row(s)")),
+        ours: Pinned::Refuses(Some(ErrorKind::ParseError), "try: +rem\n"),
+    },
+    // REM and MV only in capitals: here both engines refuse alike.
+    Listed {
+        category: "failure_prose",
+        file: b"a\nb\n",
+        doc: "[a.txt#{TAG}]\nrem\n",
+        omp: Pinned::Refuses(None, "Got \"rem\""),
+        ours: Pinned::Refuses(Some(ErrorKind::ParseError), "an op (PUT, CUT, REM, MV)"),
+    },
+    Listed {
+        category: "failure_prose",
+        file: b"a\nb\n",
+        doc: "[a.txt#{TAG}]\nmv c.txt\n",
+        omp: Pinned::Refuses(None, "Got \"mv c.txt\""),
+        ours: Pinned::Refuses(Some(ErrorKind::ParseError), "an op (PUT, CUT, REM, MV)"),
+    },
+    Listed {
+        category: "omp_repair",
+        file: b"a\nb\nc\nd\n",
+        doc: "[a.txt#{TAG}]\nPUT 2:\n+a\n+B\n+c\n",
+        omp: Pinned::Writes(
+            b"a\nB\nc\nd\n",
+            Some("Auto-repaired a replacement boundary echo"),
+        ),
+        ours: Pinned::Writes(
+            b"a\na\nB\nc\nc\nd\n",
+            Some(
+                "the first body row repeats line 1, which stays in the file; they are written twice as sent",
+            ),
+        ),
+    },
+    Listed {
+        category: "duplicate_insert_once",
+        file: b"a\nb\nc\n",
+        doc: "[a.txt#{TAG}]\nPUT >1:\n+x\nPUT >1:\n+x\n",
+        omp: Pinned::Writes(b"a\nx\nx\nb\nc\n", None),
+        ours: Pinned::Writes(
+            b"a\nx\nb\nc\n",
+            Some("document line 4: PUT >1: repeats document line 2 exactly; it was applied once"),
+        ),
+    },
+    Listed {
+        category: "outer_fence",
+        file: b"a\nb\nc\n",
+        doc: "```\n[a.txt#{TAG}]\nPUT 2:\n+B\n```\n",
+        omp: Pinned::Refuses(None, "input must begin with \"[PATH#HASH]\""),
+        ours: Pinned::Writes(
+            b"a\nB\nc\n",
+            Some("ignored the Markdown code fence around the document (lines 1 and 5)"),
+        ),
+    },
+    Listed {
+        category: "lone_cr_refused",
+        file: b"a\rb\nc\n",
+        doc: "[a.txt#{TAG}]\nPUT 2:\n+C\n",
+        omp: Pinned::Writes(b"a\nC\nc\n", None),
+        ours: Pinned::Refuses(
+            Some(ErrorKind::UnsupportedEncoding),
+            "has a carriage return (CR) that is not followed by LF",
+        ),
+    },
+];
+
+/// Each listed difference, run through the real omp engine and ours.
+#[test]
+fn listed_differences_against_omp() {
+    let Some(peer) = peer("listed_differences_against_omp") else {
+        return;
+    };
+    let mut failures = Vec::new();
+    for case in LISTED {
+        let name = case.category;
+        assert!(
+            CATALOGUE.iter().any(|c| c.name == name),
+            "{name} is not in the catalogue"
+        );
+        let tag = TagScheme::Omp.tag_of(case.file).to_string();
+        assert_eq!(peer.tag(case.file).unwrap(), tag, "{name}: tag");
+        let doc = case.doc.replace("{TAG}", &tag);
+        let omp = match peer.apply(case.file, &doc) {
+            Ok(applied) => Ok((applied.bytes, applied.text)),
+            Err(OmpError::Refused { message, .. }) => Err((None, message)),
+            Err(other) => panic!("{name}: omp failed: {other:?}"),
+        };
+        let ours = Ours::new(TagScheme::Omp);
+        put_file(ours.root(), "a.txt", case.file);
+        let reply = match ours.edit_kind(&doc) {
+            Ok(text) => Ok((get_file(ours.root(), "a.txt").unwrap_or_default(), text)),
+            Err((kind, message)) => {
+                // A refusal writes nothing.
+                assert_eq!(
+                    get_file(ours.root(), "a.txt").as_deref(),
+                    Some(case.file),
+                    "{name}: we refused but changed the file"
+                );
+                Err((Some(kind), message))
+            }
+        };
+        for (side, expected, got) in [("omp", case.omp, &omp), ("ours", case.ours, &reply)] {
+            let fine = match (expected, got) {
+                (Pinned::Writes(bytes, warning), Ok((written, text))) => {
+                    written == bytes
+                        && match warning {
+                            Some(w) => text.contains(w),
+                            None => !text.contains("arning"),
+                        }
+                }
+                (Pinned::Refuses(kind, holds), Err((got_kind, message))) => {
+                    *got_kind == kind && message.contains(holds)
+                }
+                _ => false,
+            };
+            if !fine {
+                failures.push(format!(
+                    "{name} ({}), {side}: expected {expected:?}, got {got:?}",
+                    doc.escape_debug()
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -177,6 +177,21 @@ impl Ours {
         ))
     }
 
+    /// `edit` (applied), keeping our exact error kind: the reply text, or
+    /// the kind and message of the refusal.
+    pub fn edit_kind(&self, document: &str) -> Result<String, (ErrorKind, String)> {
+        let cx = ToolContext::new(&self.ws).with_blocks(&self.blocks);
+        edit(
+            &cx,
+            &EditArgs {
+                input: document.to_string(),
+            },
+            EditMode::Apply,
+        )
+        .map(|outcome| outcome.text)
+        .map_err(|error| (error.kind, error.message))
+    }
+
     /// `write` without a tag.
     pub fn write(&self, path: &str, content: &str) -> Reply {
         let cx = ToolContext::new(&self.ws);
