@@ -103,6 +103,10 @@ const CATALOGUE: &[Intended] = &[
         reason: "product.md §4: body rows indented in the other style (tabs vs spaces) than the lines around them are refused (never converted); Rho writes them. Checked: our refusal names a row the restated rule flags, and the document with those rows re-indented must then agree or be explained",
     },
     Intended {
+        name: "numbered_rows",
+        reason: "product.md §4: body rows numbered as a read prints them (`+12:text`, counting up from the op's own line) are refused with the rows unnumbered as the fix; Rho writes the numbers into the file. Checked: the op our refusal names is the first the restated rule flags, and the document with the numbers taken off must then agree or be explained",
+    },
+    Intended {
         name: "failure_prose",
         reason: "product.md §2: prose is ours; both failed with the same class and the same snapshot shape",
     },
@@ -506,6 +510,39 @@ impl DocModel {
         out
     }
 
+    /// Checks our refusal of rows numbered as a read prints them against
+    /// the rule restated here ([`numbered_rows`]): the op it names must be
+    /// the first op of the document whose rows the rule flags. Returns the
+    /// document with the numbers taken off every flagged op's rows.
+    fn numbered_refusal(&self, refusal: &str) -> Result<DocModel, String> {
+        let named = refusal
+            .strip_prefix("edit document line ")
+            .and_then(|rest| rest.split_once(':'))
+            .and_then(|(line, _)| line.parse::<usize>().ok())
+            .ok_or("we refused numbered rows without naming the document line")?;
+        let (_, positions) = self.render_with_positions(false);
+        let mut fixed = self.clone();
+        let mut first = None;
+        for &(line, si, oi) in &positions {
+            let op = &mut fixed.sections[si].ops[oi];
+            if let Some(stripped) = numbered_rows(op) {
+                first.get_or_insert(line);
+                if let Some(body) = op_body_mut(op) {
+                    *body = stripped;
+                }
+            }
+        }
+        match first {
+            Some(line) if line == named => Ok(fixed),
+            Some(line) => Err(format!(
+                "we refused the numbered rows of the op on document line {named}, but the restated rule flags line {line} first"
+            )),
+            None => Err(format!(
+                "we refused the rows of the op on document line {named} as numbered, but the restated rule flags no op"
+            )),
+        }
+    }
+
     /// Checks our indentation refusal against the rule restated in the
     /// test (`common::other_style_rows`, on our line model of `originals`):
     /// the op, row and style it names must be the first row of that op in
@@ -664,6 +701,48 @@ impl DocModel {
             }
         }
         out
+    }
+}
+
+/// The rows of `op` without their `N:` prefixes, when every row has one,
+/// the numbers count up by one, and the first is the op's own line (for
+/// an insert, its anchor or the line after it; any line for `PUT >$:`):
+/// rows pasted from a read, which we refuse (product.md §4).
+fn numbered_rows(op: &Op) -> Option<Vec<String>> {
+    let (body, expected) = match op {
+        Op::Replace { start, body, .. } => (body, Some([*start, *start])),
+        Op::After { line, body } => (body, Some([*line, line + 1])),
+        Op::Before { line, body } => (body, Some([line.saturating_sub(1), *line])),
+        Op::End { body } => (body, None),
+        Op::Delete { .. } | Op::Raw(_) => return None,
+    };
+    let mut stripped = Vec::with_capacity(body.len());
+    let mut next = None;
+    for row in body {
+        let (number, rest) = row.split_once(':')?;
+        if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let number: usize = number.parse().ok()?;
+        match next {
+            None if expected.is_some_and(|e| !e.contains(&number)) => return None,
+            Some(n) if n != number => return None,
+            _ => {}
+        }
+        next = Some(number + 1);
+        stripped.push(rest.to_string());
+    }
+    next.map(|_| stripped)
+}
+
+/// The rows of an op that has a body.
+fn op_body_mut(op: &mut Op) -> Option<&mut Vec<String>> {
+    match op {
+        Op::Replace { body, .. }
+        | Op::Before { body, .. }
+        | Op::After { body, .. }
+        | Op::End { body } => Some(body),
+        Op::Delete { .. } | Op::Raw(_) => None,
     }
 }
 
@@ -1511,16 +1590,31 @@ fn edit_case(check: &Check, rng: &mut Rng, corpus: &[CorpusFile]) {
         let mut sides = edit_sides(&pair, &names, &doc);
         let mut cats = BTreeSet::new();
         let mut refused_doc = None;
-        if sides.ours.class == Class::Indent {
-            // Checked, then compared again with the rows in the style of
-            // the lines around them: what the refusal hid must agree too.
-            match model.indent_refusal(&files, &sides.ours.text) {
+        // A refusal of rows in the other indentation style, or of rows
+        // numbered as a read prints them: checked against the restated
+        // rule, then compared again with the rows as the fix writes them
+        // (re-indented, unnumbered): what the refusal hid must agree too.
+        let mut failed = false;
+        for _ in 0..2 {
+            let (category, fixed) = if sides.ours.class == Class::Indent {
+                (
+                    "indent_style",
+                    model.indent_refusal(&files, &sides.ours.text),
+                )
+            } else if sides.ours.class == Class::Parse
+                && sides.ours.text.contains("as copied from a read (N:text)")
+            {
+                ("numbered_rows", model.numbered_refusal(&sides.ours.text))
+            } else {
+                break;
+            };
+            match fixed {
                 Ok(fixed) => {
                     for (name, bytes) in &files {
                         pair.put(name, bytes);
                     }
-                    cats.insert("indent_style");
-                    refused_doc = Some(doc);
+                    cats.insert(category);
+                    refused_doc.get_or_insert(doc);
                     model = fixed;
                     doc = model.render(false);
                     sides = edit_sides(&pair, &names, &doc);
@@ -1534,14 +1628,18 @@ fn edit_case(check: &Check, rng: &mut Rng, corpus: &[CorpusFile]) {
                             sides.ours.text
                         ),
                     );
+                    failed = true;
                     break;
                 }
             }
         }
+        if failed {
+            break;
+        }
         let context = match &refused_doc {
             None => context_of(&files, &doc),
             Some(original) => format!(
-                "{}(rows re-indented: we refused the generated document for its indentation, checked)\noriginal document:\n{}\n",
+                "{}(rows re-indented or unnumbered: we refused the generated document for them, checked)\noriginal document:\n{}\n",
                 context_of(&files, &doc),
                 original.escape_debug()
             ),
@@ -2014,4 +2112,86 @@ fn restated_rho_rules_match_reference() {
         model.fold_gt_end_of_span().render(true),
         "[f.txt#ABCD]\nPUT 2.=3:\n+x\n"
     );
+}
+
+/// The numbered-rows rule as restated above, against our tool's own
+/// refusals (no peer needed).
+#[test]
+fn restated_numbered_rule_matches_our_refusals() {
+    let rows = |r: &[&str]| r.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let file = b"one\ntwo\nthree\nfour\n";
+    let tag = TagScheme::Rho.tag_of(file).to_string();
+    for (doc_ops, op, flagged) in [
+        (
+            "PUT 2.=3:\n+2:TWO\n+3:THREE",
+            Op::Replace {
+                start: 2,
+                end: 3,
+                body: rows(&["2:TWO", "3:THREE"]),
+                spell: Spell::DotEq,
+            },
+            Some(rows(&["TWO", "THREE"])),
+        ),
+        // Numbers that do not start at the op's line are content.
+        (
+            "PUT 2:\n+7:x",
+            Op::Replace {
+                start: 2,
+                end: 2,
+                body: rows(&["7:x"]),
+                spell: Spell::Single,
+            },
+            None,
+        ),
+        // Numbers that do not count up by one are content.
+        (
+            "PUT >1:\n+2:a\n+4:b",
+            Op::After {
+                line: 1,
+                body: rows(&["2:a", "4:b"]),
+            },
+            None,
+        ),
+        (
+            "PUT <3:\n+2:a",
+            Op::Before {
+                line: 3,
+                body: rows(&["2:a"]),
+            },
+            Some(rows(&["a"])),
+        ),
+        // At the end any numbering is a paste.
+        (
+            "PUT >$:\n+40:x\n+41:",
+            Op::End {
+                body: rows(&["40:x", "41:"]),
+            },
+            Some(rows(&["x", ""])),
+        ),
+        // One row without a number keeps the body as content.
+        (
+            "PUT >$:\n+5:x\n+y",
+            Op::End {
+                body: rows(&["5:x", "y"]),
+            },
+            None,
+        ),
+    ] {
+        assert_eq!(numbered_rows(&op), flagged, "{doc_ops}");
+        let ours = Ours::new(TagScheme::Rho);
+        put_file(ours.root(), "a.txt", file);
+        let reply = ours.edit(&format!("[a.txt#{tag}]\n{doc_ops}\n"));
+        if flagged.is_some() {
+            assert_eq!(reply.class, Class::Parse, "{doc_ops}: {}", reply.text);
+            assert!(
+                reply.text.starts_with(
+                    "edit document line 2: every body row starts with its line number"
+                ),
+                "{doc_ops}: {}",
+                reply.text
+            );
+        } else {
+            assert_eq!(reply.class, Class::Ok, "{doc_ops}: {}", reply.text);
+        }
+    }
 }
