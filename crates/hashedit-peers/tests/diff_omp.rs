@@ -1465,6 +1465,26 @@ fn explain(
                 cats.insert("noop_section");
                 return Ok(cats);
             }
+            // omp's empty file is one empty line, so empty rows added to it
+            // change nothing for omp (and its multi-section patch is
+            // refused); for us the file gains those lines.
+            let only_empty_rows = files.iter().any(|(name, original)| {
+                original.is_empty()
+                    && omp
+                        .text
+                        .contains(&format!("Edits to {name} resulted in no changes"))
+                    && ours
+                        .files
+                        .get(name)
+                        .cloned()
+                        .flatten()
+                        .is_some_and(|b| !b.is_empty() && lf(&b).bytes().all(|c| c == b'\n'))
+            });
+            if only_empty_rows {
+                cats.insert("empty_file_line");
+                cats.insert("noop_section");
+                return Ok(cats);
+            }
             Err(format!("omp refused as {:?}, we applied", omp.class))
         }
         (true, true) => {
