@@ -13,11 +13,16 @@
 //       -> {"id":3,"ok":true,"text":"[a.ts#ABCD]\n1:..."}
 //   {"id":4,"op":"apply","input":"<document>","files":[{"path":"a.ts","b64":"..."}]}
 //   {"id":4,"op":"apply","input":"<document>","file":"<b64>"}   (bound to the first section's path)
+//   either may carry "served":[{"path":"a.ts","b64":"..."}]: the snapshots the
+//   model read before the edit, recorded as the agent's read tool records
+//   them, so a stale tag naming one of them can be recovered as in the agent
 //       -> {"id":4,"ok":true,"files":[{"path":"a.ts","b64":"..."|null}],"sections":[...]}
 //       -> {"id":4,"ok":false,"error":"<message>","errorName":"MismatchError"}
 //
 // Every apply runs on a fresh in-memory filesystem, snapshot store and
-// clipboard, so requests never influence each other. The seen-line guard is
+// clipboard, so requests never influence each other: the store holds only
+// the request's own `served` snapshots (none unless it sends some; the
+// differential suites send none) and what the apply itself records. The seen-line guard is
 // off, as in the coding agent's default settings; block locators resolve
 // through pi-natives' tree-sitter `blockRangeAt`, as in the coding agent.
 //
@@ -116,9 +121,14 @@ async function apply(request: any) {
 		inputs.push({ path: patch.sections[0].path, b64: request.file });
 	}
 	for (const file of inputs) fs.files.set(fs.key(file.path), fromB64(file.b64));
+	const snapshots = new hl.InMemorySnapshotStore();
+	// Snapshots the model read before the edit, as the agent's read tool records them.
+	for (const served of request.served ?? []) {
+		snapshots.record(fs.canonicalPath(served.path), readableText(fromB64(served.b64)));
+	}
 	const patcher = new hl.Patcher({
 		fs,
-		snapshots: new hl.InMemorySnapshotStore(),
+		snapshots,
 		blockResolver,
 		enforceSeenLines: false,
 	});

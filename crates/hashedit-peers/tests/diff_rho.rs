@@ -64,7 +64,7 @@ const CATALOGUE: &[Intended] = &[
     },
     Intended {
         name: "superset_spelling",
-        reason: "product.md §2/§4: omp spellings (separators …, space, `.`, `=`; `CUT N:`; envelopes; apply_patch header noise) are accepted with a warning; Rho rejects them",
+        reason: "product.md §2/§4: omp spellings (separators …, `.`, `=`; `CUT N:`; envelopes; apply_patch header noise) are accepted with a warning; Rho rejects them",
     },
     Intended {
         name: "read_budget",
@@ -93,6 +93,18 @@ const CATALOGUE: &[Intended] = &[
     Intended {
         name: "fault_order",
         reason: "REPORTED, pending a decision: a document with both an out-of-range op and colliding ops is refused by both; we name the range fault first, Rho the collision it meets first in document order",
+    },
+    Intended {
+        name: "duplicate_insert_once",
+        reason: "product.md §4: an insert repeated verbatim (same gap, same rows) is one unambiguous intent, applied once with a warning; Rho inserts the rows twice",
+    },
+    Intended {
+        name: "indent_style",
+        reason: "product.md §4: body rows indented in the other style (tabs vs spaces) than the lines around them are refused (never converted); Rho writes them. Checked: our refusal names a row the restated rule flags, and the document with those rows re-indented must then agree or be explained",
+    },
+    Intended {
+        name: "numbered_rows",
+        reason: "product.md §4: body rows numbered as a read prints them (`+12:text`, counting up from the op's own line) are refused with the rows unnumbered as the fix; Rho writes the numbers into the file. Checked: the op our refusal names is the first the restated rule flags, and the document with the numbers taken off must then agree or be explained",
     },
     Intended {
         name: "failure_prose",
@@ -200,11 +212,11 @@ enum Spell {
 }
 
 impl Spell {
+    /// omp spellings we accept and Rho refuses. `N M` is not one: we
+    /// refuse it too (a range or two lines?), so both engines must refuse
+    /// it alike.
     fn superset(self) -> bool {
-        matches!(
-            self,
-            Spell::Ellipsis | Spell::Space | Spell::Dot | Spell::Eq
-        )
+        matches!(self, Spell::Ellipsis | Spell::Dot | Spell::Eq)
     }
 
     fn locator(self, start: usize, end: usize, canonical: bool) -> String {
@@ -303,6 +315,13 @@ impl DocModel {
     /// The document text; `canonical` rewrites omp-only spellings into
     /// Rho's grammar.
     fn render(&self, canonical: bool) -> String {
+        self.render_with_positions(canonical).0
+    }
+
+    /// [`DocModel::render`], and the 1-based document line of each op as
+    /// (line, section index, op index).
+    fn render_with_positions(&self, canonical: bool) -> (String, Vec<(usize, usize, usize)>) {
+        let mut positions = Vec::new();
         let mut lines: Vec<String> = self.prelude.clone();
         if self.envelope && !canonical {
             lines.push("*** Begin Patch".into());
@@ -313,7 +332,7 @@ impl DocModel {
             "Put" => "Cut",
             _ => "CUT",
         };
-        for section in &self.sections {
+        for (si, section) in self.sections.iter().enumerate() {
             let style = if canonical && section.style == HeaderStyle::Noise {
                 HeaderStyle::Plain
             } else {
@@ -329,10 +348,11 @@ impl DocModel {
                     format!("[*** Update File: {}#{}]", section.path, section.tag)
                 }
             });
-            for op in &section.ops {
+            for (oi, op) in section.ops.iter().enumerate() {
                 if self.blank_between {
                     lines.push(String::new());
                 }
+                positions.push((lines.len() + 1, si, oi));
                 let body = |lines: &mut Vec<String>, body: &[String]| {
                     lines.extend(body.iter().map(|row| format!("+{row}")));
                 };
@@ -383,7 +403,7 @@ impl DocModel {
         if self.final_newline {
             text.push_str(nl);
         }
-        text
+        (text, positions)
     }
 
     /// True when some section inserts after the last line of a multi-line
@@ -463,6 +483,133 @@ impl DocModel {
             let keys: Vec<_> = s.ops.iter().filter_map(span_key).collect();
             keys.iter().enumerate().any(|(i, k)| keys[..i].contains(k))
         })
+    }
+
+    /// True when a section repeats an insert (same gap, same rows).
+    fn has_duplicate_inserts(&self) -> bool {
+        self.sections.iter().any(|s| {
+            let keys: Vec<_> = s.ops.iter().filter_map(insert_key).collect();
+            keys.iter().enumerate().any(|(i, k)| keys[..i].contains(k))
+        })
+    }
+
+    /// The same document with repeated inserts dropped (first kept).
+    fn dedupe_inserts(&self) -> DocModel {
+        let mut out = self.clone();
+        for section in &mut out.sections {
+            let mut seen = Vec::new();
+            section.ops.retain(|op| match insert_key(op) {
+                Some(key) if seen.contains(&key) => false,
+                Some(key) => {
+                    seen.push(key);
+                    true
+                }
+                None => true,
+            });
+        }
+        out
+    }
+
+    /// Checks our refusal of rows numbered as a read prints them against
+    /// the rule restated here ([`numbered_rows`]): the op it names must be
+    /// the first op of the document whose rows the rule flags. Returns the
+    /// document with the numbers taken off every flagged op's rows.
+    fn numbered_refusal(&self, refusal: &str) -> Result<DocModel, String> {
+        let named = refusal
+            .strip_prefix("edit document line ")
+            .and_then(|rest| rest.split_once(':'))
+            .and_then(|(line, _)| line.parse::<usize>().ok())
+            .ok_or("we refused numbered rows without naming the document line")?;
+        let (_, positions) = self.render_with_positions(false);
+        let mut fixed = self.clone();
+        let mut first = None;
+        for &(line, si, oi) in &positions {
+            let op = &mut fixed.sections[si].ops[oi];
+            if let Some(stripped) = numbered_rows(op) {
+                first.get_or_insert(line);
+                if let Some(body) = op_body_mut(op) {
+                    *body = stripped;
+                }
+            }
+        }
+        match first {
+            Some(line) if line == named => Ok(fixed),
+            Some(line) => Err(format!(
+                "we refused the numbered rows of the op on document line {named}, but the restated rule flags line {line} first"
+            )),
+            None => Err(format!(
+                "we refused the rows of the op on document line {named} as numbered, but the restated rule flags no op"
+            )),
+        }
+    }
+
+    /// Checks our indentation refusal against the rule restated in the
+    /// test (`common::other_style_rows`, on our line model of `originals`):
+    /// the op, row and style it names must be the first row of that op in
+    /// the other style than its uniformly indented surroundings. Returns
+    /// the document with every such row re-indented in its surroundings'
+    /// style.
+    fn indent_refusal(
+        &self,
+        originals: &[(String, Vec<u8>)],
+        refusal: &str,
+    ) -> Result<DocModel, String> {
+        let Some((line, row, style)) = common::parse_indent_refusal(refusal) else {
+            return Err("we refused for indentation without naming the op, row and style".into());
+        };
+        let (_, positions) = self.render_with_positions(false);
+        let Some(&(_, named_section, named_op)) = positions.iter().find(|p| p.0 == line) else {
+            return Err(format!(
+                "our indentation refusal names document line {line}, where no op starts"
+            ));
+        };
+        let mut fixed = self.clone();
+        let mut confirmed = false;
+        for (si, section) in fixed.sections.iter_mut().enumerate() {
+            let Some((_, bytes)) = originals.iter().find(|(n, _)| *n == section.path) else {
+                continue;
+            };
+            let lines: Vec<String> = hashline::Text::decode(bytes)
+                .map(|t| t.lines().map(|(l, _)| l.to_string()).collect())
+                .unwrap_or_default();
+            let total = lines.len();
+            for (oi, op) in section.ops.iter_mut().enumerate() {
+                let (body, first, last) = match op {
+                    Op::Replace {
+                        start, end, body, ..
+                    } => (body, *start - 1, *end + 1),
+                    Op::Before { line, body } => (body, line.saturating_sub(1), *line),
+                    Op::After { line, body } => (body, *line, *line + 1),
+                    Op::End { body } => (body, total, total + 1),
+                    Op::Delete { .. } | Op::Raw(_) => continue,
+                };
+                let context: Vec<&str> = common::context_lines(first, last, total)
+                    .into_iter()
+                    .map(|n| lines[n - 1].as_str())
+                    .collect();
+                let (rows, file_style) = common::other_style_rows(body, &context);
+                if (si, oi) == (named_section, named_op)
+                    && rows.first() == Some(&(row - 1))
+                    && common::indent_of(&body[row - 1]) == Some(style)
+                {
+                    confirmed = true;
+                }
+                if let Some(file_style) = file_style {
+                    for r in rows {
+                        body[r] = common::reindent(&body[r], file_style);
+                    }
+                }
+            }
+        }
+        if confirmed {
+            Ok(fixed)
+        } else {
+            Err(format!(
+                "we refused body row {row} of the op on document line {line} as indented with {}, \
+                 but the restated rule does not flag that row",
+                style.word()
+            ))
+        }
     }
 
     /// The same document with repeated span ops dropped (first kept).
@@ -554,6 +701,58 @@ impl DocModel {
             }
         }
         out
+    }
+}
+
+/// The rows of `op` without their `N:` prefixes, when every row has one,
+/// the numbers count up by one, and the first is the op's own line (for
+/// an insert, its anchor or the line after it; any line for `PUT >$:`):
+/// rows pasted from a read, which we refuse (product.md §4).
+fn numbered_rows(op: &Op) -> Option<Vec<String>> {
+    let (body, expected) = match op {
+        Op::Replace { start, body, .. } => (body, Some([*start, *start])),
+        Op::After { line, body } => (body, Some([*line, line + 1])),
+        Op::Before { line, body } => (body, Some([line.saturating_sub(1), *line])),
+        Op::End { body } => (body, None),
+        Op::Delete { .. } | Op::Raw(_) => return None,
+    };
+    let mut stripped = Vec::with_capacity(body.len());
+    let mut next = None;
+    for row in body {
+        let (number, rest) = row.split_once(':')?;
+        if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let number: usize = number.parse().ok()?;
+        match next {
+            None if expected.is_some_and(|e| !e.contains(&number)) => return None,
+            Some(n) if n != number => return None,
+            _ => {}
+        }
+        next = Some(number + 1);
+        stripped.push(rest.to_string());
+    }
+    next.map(|_| stripped)
+}
+
+/// The rows of an op that has a body.
+fn op_body_mut(op: &mut Op) -> Option<&mut Vec<String>> {
+    match op {
+        Op::Replace { body, .. }
+        | Op::Before { body, .. }
+        | Op::After { body, .. }
+        | Op::End { body } => Some(body),
+        Op::Delete { .. } | Op::Raw(_) => None,
+    }
+}
+
+/// What an insert does: (kind, line, rows).
+fn insert_key(op: &Op) -> Option<(u8, usize, Vec<String>)> {
+    match op {
+        Op::Before { line, body } => Some((0, *line, body.clone())),
+        Op::After { line, body } => Some((1, *line, body.clone())),
+        Op::End { body } => Some((2, 0, body.clone())),
+        _ => None,
     }
 }
 
@@ -1203,6 +1402,17 @@ fn explain_edit(
             rerun = true;
             drop_summaries = true;
         }
+        // An insert repeated verbatim lands once for us, twice for Rho.
+        if sides.rho.ok()
+            && sides.ours.ok()
+            && sides.rho_files != sides.ours_files
+            && rho_model.has_duplicate_inserts()
+            && cats.insert("duplicate_insert_once")
+        {
+            rho_model = rho_model.dedupe_inserts();
+            rerun = true;
+            drop_summaries = true;
+        }
         // A BOM-only file is empty to us: Rho gets an empty file.
         if !bom_only.is_empty() && cats.insert("bom_only_file_empty") {
             let empty_tag = TagScheme::Rho.tag_of(b"").to_string();
@@ -1375,35 +1585,78 @@ fn edit_case(check: &Check, rng: &mut Rng, corpus: &[CorpusFile]) {
     loop {
         let infos: Vec<FileInfo> = files.iter().map(|(n, b)| FileInfo::new(n, b)).collect();
         let refs: Vec<&FileInfo> = infos.iter().collect();
-        let model = gen_doc(rng, &refs);
-        let doc = model.render(false);
-        let rho = rho_reply(pair.rho.edit_reply(&doc));
-        let ours = pair.ours.edit(&doc);
-        let (rho_files, ours_files) = pair.files(&names);
-        let mut sides = Sides {
-            rho,
-            ours,
-            rho_files,
-            ours_files,
-        };
+        let mut model = gen_doc(rng, &refs);
+        let mut doc = model.render(false);
+        let mut sides = edit_sides(&pair, &names, &doc);
         let mut cats = BTreeSet::new();
+        let mut refused_doc = None;
+        // A refusal of rows in the other indentation style, or of rows
+        // numbered as a read prints them: checked against the restated
+        // rule, then compared again with the rows as the fix writes them
+        // (re-indented, unnumbered): what the refusal hid must agree too.
+        let mut failed = false;
+        for _ in 0..2 {
+            let (category, fixed) = if sides.ours.class == Class::Indent {
+                (
+                    "indent_style",
+                    model.indent_refusal(&files, &sides.ours.text),
+                )
+            } else if sides.ours.class == Class::Parse
+                && sides.ours.text.contains("as copied from a read (N:text)")
+            {
+                ("numbered_rows", model.numbered_refusal(&sides.ours.text))
+            } else {
+                break;
+            };
+            match fixed {
+                Ok(fixed) => {
+                    for (name, bytes) in &files {
+                        pair.put(name, bytes);
+                    }
+                    cats.insert(category);
+                    refused_doc.get_or_insert(doc);
+                    model = fixed;
+                    doc = model.render(false);
+                    sides = edit_sides(&pair, &names, &doc);
+                }
+                Err(why) => {
+                    check.fail(
+                        &why,
+                        &format!(
+                            "{}\n--- ours:\n{}",
+                            context_of(&files, &doc),
+                            sides.ours.text
+                        ),
+                    );
+                    failed = true;
+                    break;
+                }
+            }
+        }
+        if failed {
+            break;
+        }
+        let context = match &refused_doc {
+            None => context_of(&files, &doc),
+            Some(original) => format!(
+                "{}(rows re-indented or unnumbered: we refused the generated document for them, checked)\noriginal document:\n{}\n",
+                context_of(&files, &doc),
+                original.escape_debug()
+            ),
+        };
         // Whatever Rho does, our preview rows must be true lines of the
         // file we wrote.
         if sides.ours.ok() && !rows_are_lines(&sides.ours.shape, pair.ours.root(), false) {
             check.fail(
                 "our preview rows are not the lines of the file we wrote",
-                &format!(
-                    "{}\n--- ours:\n{}",
-                    context_of(&files, &doc),
-                    sides.ours.text
-                ),
+                &format!("{context}\n--- ours:\n{}", sides.ours.text),
             );
             break;
         }
         if !differences(&sides).is_empty() {
             explain_edit(&pair, &model, &files, &mut sides, &mut cats);
         }
-        check.settle(&sides, cats, &context_of(&files, &doc));
+        check.settle(&sides, cats, &context);
         // Chain: edit the result again from the reply's own header, while
         // both sides hold the same bytes.
         step += 1;
@@ -1419,6 +1672,19 @@ fn edit_case(check: &Check, rng: &mut Rng, corpus: &[CorpusFile]) {
         if files.len() != names.len() {
             break;
         }
+    }
+}
+
+/// Sends `doc` to both sides over the files they hold now.
+fn edit_sides(pair: &Pair, names: &[String], doc: &str) -> Sides {
+    let rho = rho_reply(pair.rho.edit_reply(doc));
+    let ours = pair.ours.edit(doc);
+    let (rho_files, ours_files) = pair.files(names);
+    Sides {
+        rho,
+        ours,
+        rho_files,
+        ours_files,
     }
 }
 
@@ -1846,4 +2112,86 @@ fn restated_rho_rules_match_reference() {
         model.fold_gt_end_of_span().render(true),
         "[f.txt#ABCD]\nPUT 2.=3:\n+x\n"
     );
+}
+
+/// The numbered-rows rule as restated above, against our tool's own
+/// refusals (no peer needed).
+#[test]
+fn restated_numbered_rule_matches_our_refusals() {
+    let rows = |r: &[&str]| r.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let file = b"one\ntwo\nthree\nfour\n";
+    let tag = TagScheme::Rho.tag_of(file).to_string();
+    for (doc_ops, op, flagged) in [
+        (
+            "PUT 2.=3:\n+2:TWO\n+3:THREE",
+            Op::Replace {
+                start: 2,
+                end: 3,
+                body: rows(&["2:TWO", "3:THREE"]),
+                spell: Spell::DotEq,
+            },
+            Some(rows(&["TWO", "THREE"])),
+        ),
+        // Numbers that do not start at the op's line are content.
+        (
+            "PUT 2:\n+7:x",
+            Op::Replace {
+                start: 2,
+                end: 2,
+                body: rows(&["7:x"]),
+                spell: Spell::Single,
+            },
+            None,
+        ),
+        // Numbers that do not count up by one are content.
+        (
+            "PUT >1:\n+2:a\n+4:b",
+            Op::After {
+                line: 1,
+                body: rows(&["2:a", "4:b"]),
+            },
+            None,
+        ),
+        (
+            "PUT <3:\n+2:a",
+            Op::Before {
+                line: 3,
+                body: rows(&["2:a"]),
+            },
+            Some(rows(&["a"])),
+        ),
+        // At the end any numbering is a paste.
+        (
+            "PUT >$:\n+40:x\n+41:",
+            Op::End {
+                body: rows(&["40:x", "41:"]),
+            },
+            Some(rows(&["x", ""])),
+        ),
+        // One row without a number keeps the body as content.
+        (
+            "PUT >$:\n+5:x\n+y",
+            Op::End {
+                body: rows(&["5:x", "y"]),
+            },
+            None,
+        ),
+    ] {
+        assert_eq!(numbered_rows(&op), flagged, "{doc_ops}");
+        let ours = Ours::new(TagScheme::Rho);
+        put_file(ours.root(), "a.txt", file);
+        let reply = ours.edit(&format!("[a.txt#{tag}]\n{doc_ops}\n"));
+        if flagged.is_some() {
+            assert_eq!(reply.class, Class::Parse, "{doc_ops}: {}", reply.text);
+            assert!(
+                reply.text.starts_with(
+                    "edit document line 2: every body row starts with its line number"
+                ),
+                "{doc_ops}: {}",
+                reply.text
+            );
+        } else {
+            assert_eq!(reply.class, Class::Ok, "{doc_ops}: {}", reply.text);
+        }
+    }
 }

@@ -412,11 +412,14 @@ impl Plan<'_> {
                             }
                         }
                         HunkKind::Delete { .. } | HunkKind::Insert { .. } => {
-                            // Focus the rows either side of the gap.
+                            // Focus the row just before the gap and the first
+                            // original line after it: rows inserted after the
+                            // deleted lines come first and are focused anyway
+                            // (reference-rho.md §8.3, as Rho counts it).
                             if emit.rows > 0 {
                                 focus.push(emit.rows);
                             }
-                            focus.push(emit.rows + 1);
+                            focus.push(emit.rows + self.rows_inserted_after(range.end) + 1);
                         }
                     }
                     line = range.end;
@@ -432,6 +435,21 @@ impl Plan<'_> {
             focus,
             structural: self.structural,
         }
+    }
+
+    /// How many rows the plan inserts right after original line `line`
+    /// (`PUT >line:` ops; the inserts are sorted by gap).
+    fn rows_inserted_after(&self, line: usize) -> usize {
+        let key = (line, 0);
+        let first = self.inserts.partition_point(|(k, _)| *k < key);
+        self.inserts[first..]
+            .iter()
+            .take_while(|(k, _)| *k == key)
+            .map(|(_, op)| match &op.kind {
+                HunkKind::Insert { body, .. } => body.len(),
+                _ => 0,
+            })
+            .sum()
     }
 }
 

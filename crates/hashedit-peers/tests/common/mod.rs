@@ -66,6 +66,9 @@ pub enum Class {
     Block,
     /// A register/paste sequencing error.
     Register,
+    /// Body rows indented in the other style (tabs vs spaces) than the
+    /// lines around them.
+    Indent,
     /// Anything else.
     Other,
 }
@@ -83,6 +86,7 @@ pub fn class_of_kind(kind: ErrorKind) -> Class {
         ErrorKind::NotUtf8 | ErrorKind::Binary | ErrorKind::UnsupportedEncoding => Class::NotText,
         ErrorKind::UnresolvedBlock => Class::Block,
         ErrorKind::RegisterError => Class::Register,
+        ErrorKind::IndentationMismatch => Class::Indent,
         _ => Class::Other,
     }
 }
@@ -173,6 +177,21 @@ impl Ours {
         ))
     }
 
+    /// `edit` (applied), keeping our exact error kind: the reply text, or
+    /// the kind and message of the refusal.
+    pub fn edit_kind(&self, document: &str) -> Result<String, (ErrorKind, String)> {
+        let cx = ToolContext::new(&self.ws).with_blocks(&self.blocks);
+        edit(
+            &cx,
+            &EditArgs {
+                input: document.to_string(),
+            },
+            EditMode::Apply,
+        )
+        .map(|outcome| outcome.text)
+        .map_err(|error| (error.kind, error.message))
+    }
+
     /// `write` without a tag.
     pub fn write(&self, path: &str, content: &str) -> Reply {
         let cx = ToolContext::new(&self.ws);
@@ -199,6 +218,103 @@ impl Ours {
             },
         ))
     }
+}
+
+/// How a line is indented, as our engine judges it (product.md §4): a
+/// first tab means tabs, two first spaces before non-blank text mean
+/// spaces, anything else says nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Indent {
+    /// Starts with a tab.
+    Tabs,
+    /// Starts with two spaces (and is not blank).
+    Spaces,
+}
+
+impl Indent {
+    /// The word our refusal uses for the style.
+    pub fn word(self) -> &'static str {
+        match self {
+            Indent::Tabs => "tabs",
+            Indent::Spaces => "spaces",
+        }
+    }
+}
+
+/// The indentation style of `line`, if it has one.
+pub fn indent_of(line: &str) -> Option<Indent> {
+    if line.starts_with('\t') {
+        Some(Indent::Tabs)
+    } else if line.starts_with("  ") && !line.trim().is_empty() {
+        Some(Indent::Spaces)
+    } else {
+        None
+    }
+}
+
+/// The style every indented line of `context` shares: `None` when none is
+/// indented or two disagree (then no row can be in the "other" style).
+pub fn uniform_indent<'a>(context: impl IntoIterator<Item = &'a str>) -> Option<Indent> {
+    let mut found = None;
+    for style in context.into_iter().filter_map(indent_of) {
+        match found {
+            None => found = Some(style),
+            Some(seen) if seen != style => return None,
+            Some(_) => {}
+        }
+    }
+    found
+}
+
+/// The 1-based numbers of the lines around an op (the replaced lines plus
+/// the line above and below, or the two lines around an insert's gap),
+/// kept within a file of `total` lines.
+pub fn context_lines(first: usize, last: usize, total: usize) -> Vec<usize> {
+    (first..=last).filter(|&n| n >= 1 && n <= total).collect()
+}
+
+/// The rows of `body` (0-based) indented in the other style than the
+/// uniformly indented `context`, with that context style.
+pub fn other_style_rows(body: &[String], context: &[&str]) -> (Vec<usize>, Option<Indent>) {
+    let Some(file) = uniform_indent(context.iter().copied()) else {
+        return (Vec::new(), None);
+    };
+    let rows = body
+        .iter()
+        .enumerate()
+        .filter(|(_, row)| indent_of(row).is_some_and(|s| s != file))
+        .map(|(i, _)| i)
+        .collect();
+    (rows, Some(file))
+}
+
+/// `row` re-indented in `style`: each leading tab as four spaces, or the
+/// leading spaces as one tab per four columns (at least one).
+pub fn reindent(row: &str, style: Indent) -> String {
+    let rest = row.trim_start_matches([' ', '\t']);
+    let lead = &row[..row.len() - rest.len()];
+    let columns: usize = lead.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum();
+    match style {
+        Indent::Spaces => format!("{}{rest}", " ".repeat(columns)),
+        Indent::Tabs => format!("{}{rest}", "\t".repeat((columns / 4).max(1))),
+    }
+}
+
+/// What our indentation refusal names: the document line of the op, the
+/// 1-based body row, and the row's style.
+pub fn parse_indent_refusal(text: &str) -> Option<(usize, usize, Indent)> {
+    let at = text.find("(document line ")?;
+    let rest = &text[at + "(document line ".len()..];
+    let (line, rest) = rest.split_once("): body row ")?;
+    let (row, rest) = rest.split_once(" indents with ")?;
+    let style = if rest.starts_with("tabs, but the lines around it indent with spaces") {
+        Indent::Tabs
+    } else if rest.starts_with("spaces, but the lines around it indent with tabs") {
+        Indent::Spaces
+    } else {
+        return None;
+    };
+    Some((line.parse().ok()?, row.parse().ok()?, style))
 }
 
 /// Writes `bytes` to `root/name`, creating parent directories.

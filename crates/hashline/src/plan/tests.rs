@@ -62,6 +62,19 @@ fn mixed_ops_use_original_numbers() {
 }
 
 #[test]
+fn a_deletion_focuses_the_first_original_line_after_rows_inserted_after_it() {
+    // Line 2 is cut and rows go after it: the next neighbour of the gap is
+    // line 3 ("c", now row 4), past the inserted rows, as Rho counts it.
+    let ops = "PUT >2:\n+x\n+y\nCUT 2";
+    assert_eq!(run("a\nb\nc\nd\n", ops).unwrap(), "a\nx\ny\nc\nd\n");
+    assert_eq!(focus("a\nb\nc\nd\n", ops), vec![1, 4, 2, 3]);
+    // Rows inserted before the next line are that neighbour themselves.
+    let ops = "PUT <3:\n+z\nCUT 2";
+    assert_eq!(run("a\nb\nc\nd\n", ops).unwrap(), "a\nz\nc\nd\n");
+    assert_eq!(focus("a\nb\nc\nd\n", ops), vec![1, 2, 2]);
+}
+
+#[test]
 fn overlapping_spans_fail() {
     // reference-rho.md §11 case 32; handed case D10 (1) and (2).
     assert_eq!(kind(run("a\nb\nc\n", "PUT 1.=2:\n+x\nCUT 2.=3")), "overlap");
