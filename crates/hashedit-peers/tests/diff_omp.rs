@@ -145,7 +145,7 @@ const CATALOGUE: &[Intended] = &[
     },
     Intended {
         name: "outer_fence",
-        reason: "product.md §4: a Markdown code fence around the whole document is ignored with a warning; omp refuses the document",
+        reason: "product.md §4: a Markdown code fence around the whole document is an error whose fix is the document's own header to start from; omp refuses it too, with no fix (same outcome, pinned so the fix stays)",
     },
     Intended {
         name: "lone_cr_refused",
@@ -2321,9 +2321,9 @@ const LISTED: &[Listed] = &[
         file: b"a\nb\nc\n",
         doc: "```\n[a.txt#{TAG}]\nPUT 2:\n+B\n```\n",
         omp: Pinned::Refuses(None, "input must begin with \"[PATH#HASH]\""),
-        ours: Pinned::Writes(
-            b"a\nB\nc\n",
-            Some("ignored the Markdown code fence around the document (lines 1 and 5)"),
+        ours: Pinned::Refuses(
+            Some(ErrorKind::ParseError),
+            "send it as plain text without both fence lines, starting with its header\n  1 | ```\ntry: [a.txt#",
         ),
     },
     Listed {
