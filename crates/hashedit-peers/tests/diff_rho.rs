@@ -706,15 +706,16 @@ impl DocModel {
 
 /// The rows of `op` without their `N:` prefixes, when every row has one,
 /// the numbers count up by one, and the first is the op's own line (for
-/// an insert, its anchor or the line after it; any line for `PUT >$:`):
+/// an insert, its anchor or the line after it; any line for `PUT >$:`,
+/// given two rows or more):
 /// rows pasted from a read, which we refuse (product.md §4).
 fn numbered_rows(op: &Op) -> Option<Vec<String>> {
     let (body, expected) = match op {
         Op::Replace { start, body, .. } => (body, Some([*start, *start])),
         Op::After { line, body } => (body, Some([*line, line + 1])),
         Op::Before { line, body } => (body, Some([line.saturating_sub(1), *line])),
-        Op::End { body } => (body, None),
-        Op::Delete { .. } | Op::Raw(_) => return None,
+        Op::End { body } if body.len() >= 2 => (body, None),
+        Op::End { .. } | Op::Delete { .. } | Op::Raw(_) => return None,
     };
     let mut stripped = Vec::with_capacity(body.len());
     let mut next = None;
@@ -2160,7 +2161,15 @@ fn restated_numbered_rule_matches_our_refusals() {
             },
             Some(rows(&["a"])),
         ),
-        // At the end any numbering is a paste.
+        // At the end one numbered row is content (`12:30 standup`)...
+        (
+            "PUT >$:\n+12:30 standup",
+            Op::End {
+                body: rows(&["12:30 standup"]),
+            },
+            None,
+        ),
+        // ...and two or more counting up from any number are a paste.
         (
             "PUT >$:\n+40:x\n+41:",
             Op::End {

@@ -1376,7 +1376,8 @@ fn corrected_op(target: PutTarget, rows: &[String]) -> String {
 
 /// The rows without their prefixes when every row of a body starts with
 /// `N:` and the numbers count up by one from the op's own line (for an
-/// insert, from its anchor or the line after it): rows pasted from a read.
+/// insert, from its anchor or the line after it; for an insert at the end,
+/// any start, but at least two rows): rows pasted from a read.
 fn numbered_body(target: PutTarget, body: &[String]) -> Option<Vec<String>> {
     let mut numbers = Vec::with_capacity(body.len());
     let mut stripped = Vec::with_capacity(body.len());
@@ -1395,7 +1396,10 @@ fn numbered_body(target: PutTarget, body: &[String]) -> Option<Vec<String>> {
         PutTarget::Replace(Target::Block(n)) => &[n],
         PutTarget::Insert(Gap::After(n) | Gap::AfterBlock(n)) => &[n, n + 1],
         PutTarget::Insert(Gap::Before(n)) => &[n.saturating_sub(1), n],
-        PutTarget::Insert(Gap::End) => return Some(stripped),
+        // The parser does not know the file's length, so any numbering
+        // could be the end's; one row (`12:30 standup` appended) is too
+        // little evidence, several counting up are not.
+        PutTarget::Insert(Gap::End) => return (body.len() >= 2).then_some(stripped),
     };
     expected.contains(&first).then_some(stripped)
 }

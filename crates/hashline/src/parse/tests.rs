@@ -618,6 +618,16 @@ fn bodies_numbered_like_a_read_are_refused_with_the_rows_unnumbered() {
     );
     let e = fails("[a#ABCD]\nPUT >7:\n+8:x");
     assert_eq!(e.fix.as_deref(), Some("PUT >7:\n+x"));
+    // At the end, several rows counting up are refused, one row is content.
+    let e = fails("[a#ABCD]\nPUT >$:\n+41:x\n+42:y");
+    assert_eq!(e.fix.as_deref(), Some("PUT >$:\n+x\n+y"));
+    assert_eq!(
+        ops("[a#ABCD]\nPUT >$:\n+12:30 standup"),
+        vec![OpKind::Insert {
+            at: Gap::End,
+            body: body(&["12:30 standup"])
+        }]
+    );
     // Numbers that are not the op's lines are content (handed case B03).
     assert_eq!(ops("[a#ABCD]\nPUT 2:\n+12:30 standup").len(), 1);
     // So are rows of which only some are numbered.
