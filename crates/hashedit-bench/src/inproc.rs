@@ -1,5 +1,6 @@
 //! Per-call latency of the tools called in process: hashedit's
-//! (`hashedit_tools::tools`, with a session as the MCP server keeps one)
+//! (`hashedit_tools::tools`, with a session and the tree-sitter resolver,
+//! as the MCP server runs them)
 //! and Rho's (`rho-agent-tools` through its SDK's tool host, as
 //! `hashedit_peers::rho` runs it).
 //!
@@ -12,6 +13,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use hashedit_blocks::TreeSitterBlocks;
 use hashedit_peers::rho::Rho;
 use hashedit_tools::ToolContext;
 use hashedit_tools::args::{EditArgs, GrepArgs, ReadFileArgs};
@@ -56,11 +58,17 @@ trait Engine {
 struct Ours {
     ws: Workspace,
     session: Session,
+    /// The tree-sitter resolver the CLI and the MCP server use (blocks and
+    /// the syntax check of edits), so in-process calls cost what the
+    /// product's do.
+    blocks: TreeSitterBlocks,
 }
 
 impl Engine for Ours {
     fn call(&mut self, name: &str, args: &Value) -> Result<String, String> {
-        let cx = ToolContext::new(&self.ws).with_session(&self.session);
+        let cx = ToolContext::new(&self.ws)
+            .with_session(&self.session)
+            .with_blocks(&self.blocks);
         let args = args.clone();
         let outcome = match name {
             "read_file" => serde_json::from_value::<ReadFileArgs>(args)
@@ -162,6 +170,7 @@ pub fn run(
             Box::new(Ours {
                 ws,
                 session: Session::new(),
+                blocks: TreeSitterBlocks::new(),
             }),
         ),
         ("rho", Box::new(RhoEngine(Rho::new(&rho_root)?))),

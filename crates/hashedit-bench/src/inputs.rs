@@ -34,27 +34,59 @@ impl Rng {
 }
 
 const WORDS: &[&str] = &[
-    "let", "mut", "fn", "self", "value", "return", "match", "impl", "struct", "pub", "use",
-    "crate", "for", "in", "if", "else", "while", "loop", "break", "=>", "{", "}", "(x)", "+=",
-    "Some(v)", "None", "Ok(())", "&str", "Vec<u8>", "// note",
+    "value", "count", "index", "buffer", "state", "offset", "limit", "cache", "reader", "writer",
+    "token", "node", "entry", "range", "table", "queue", "frame", "chunk", "label", "delta",
 ];
 
-/// One source-like line (no line break): indentation and a few tokens, one
-/// line in 16 with trailing blanks.
+const TYPES: &[&str] = &["u8", "u32", "u64", "usize", "i64", "bool", "char"];
+
+/// One source-like line (no line break) that is, on its own, valid Rust at
+/// module level (an item or a comment), so any line can be replaced by a
+/// comment and the file still parses: the editor's syntax check then sees
+/// real code rather than tree-sitter's slow error recovery. Indentation
+/// varies, and one line in 16 has trailing blanks (which the tag schemes
+/// normalise).
 fn source_line(rng: &mut Rng, out: &mut Vec<u8>) {
-    out.extend(std::iter::repeat_n(b' ', 4 * rng.below(4) as usize));
-    for i in 0..1 + rng.below(7) {
-        if i > 0 {
-            out.push(b' ');
-        }
-        out.extend_from_slice(WORDS[rng.below(WORDS.len() as u64) as usize].as_bytes());
-    }
+    out.extend(std::iter::repeat_n(b' ', 4 * rng.below(3) as usize));
+    let word = |rng: &mut Rng| WORDS[rng.below(WORDS.len() as u64) as usize];
+    let line = match rng.below(6) {
+        0 => format!("// {} {} {}", word(rng), word(rng), word(rng)),
+        1 => format!(
+            "const {}_{}: {} = {} as {};",
+            word(rng).to_ascii_uppercase(),
+            rng.below(10_000),
+            TYPES[rng.below(5) as usize],
+            rng.below(1_000),
+            TYPES[rng.below(5) as usize],
+        ),
+        2 => format!(
+            "static {}_{}: &str = \"{} {}\";",
+            word(rng).to_ascii_uppercase(),
+            rng.below(10_000),
+            word(rng),
+            word(rng)
+        ),
+        3 => format!("use crate::{}::{};", word(rng), word(rng)),
+        4 => format!(
+            "fn {}_{}(x: u64) -> u64 {{ x + {} }}",
+            word(rng),
+            rng.below(10_000),
+            rng.below(100)
+        ),
+        _ => format!(
+            "type {}{} = Vec<{}>;",
+            word(rng).to_ascii_uppercase(),
+            rng.below(100),
+            TYPES[rng.below(TYPES.len() as u64) as usize]
+        ),
+    };
+    out.extend_from_slice(line.as_bytes());
     if rng.below(16) == 0 {
         out.extend_from_slice(b"  \t");
     }
 }
 
-/// `lines` source-like lines, each ending in `\n` (about 30 bytes a line).
+/// `lines` source-like lines, each ending in `\n` (about 35 bytes a line).
 pub fn source_text(lines: usize, seed: u64) -> Vec<u8> {
     let mut rng = Rng::new(seed);
     let mut out = Vec::with_capacity(lines * 32);
@@ -145,6 +177,33 @@ mod tests {
         assert_ne!(a, source_text(100, 8));
         assert_eq!(line_count(&a), 100);
         assert!(std::str::from_utf8(&a).is_ok());
+    }
+
+    #[test]
+    fn source_parses_as_rust_before_and_after_an_edit() {
+        use hashline::block::BlockResolver;
+        let blocks = hashedit_blocks::TreeSitterBlocks::new();
+        let bytes = source_text(2000, 3);
+        let text = std::str::from_utf8(&bytes).unwrap();
+        let index = blocks.index("f.rs", text).unwrap();
+        assert_eq!(
+            index.syntax(),
+            Some(None),
+            "generated source has a syntax error"
+        );
+        let doc = edit_document("f.rs", &bytes, TagScheme::Rho, 100, "");
+        let parsed = hashline::parse::parse(&doc).unwrap();
+        let decoded = hashline::text::Text::decode(&bytes).unwrap();
+        let edit = hashline::edit::edit_section(
+            &parsed.sections[0],
+            "f.rs",
+            &decoded,
+            &bytes,
+            TagScheme::Rho,
+        )
+        .unwrap();
+        let after = std::str::from_utf8(&edit.bytes).unwrap();
+        assert_eq!(blocks.index("f.rs", after).unwrap().syntax(), Some(None));
     }
 
     #[test]

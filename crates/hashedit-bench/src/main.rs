@@ -3,6 +3,7 @@
 //! ```text
 //! hashedit-bench gen-source --lines N --seed S OUT
 //! hashedit-bench gen-log --bytes N --seed S OUT
+//! hashedit-bench tag [--scheme rho|omp] FILE
 //! hashedit-bench gen-doc --file F --display PATH --hunks N [--suffix S] [--scheme rho|omp] OUT
 //! hashedit-bench flip-docs --file F --display PATH --line N
 //! hashedit-bench inproc --root DIR --scratch DIR --calls N (read ARGS | grep ARGS | flip PATH LINE | doc PATH DOC)
@@ -45,6 +46,12 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         out: PathBuf,
+    },
+    /// Prints the snapshot tag of `file` under `scheme`.
+    Tag {
+        #[arg(long, default_value = "rho")]
+        scheme: TagScheme,
+        file: PathBuf,
     },
     /// Writes an edit document of `hunks` single-line replacements for
     /// `file`, shown as `display`.
@@ -118,6 +125,10 @@ fn run(cli: Cli) -> Result<Value, String> {
             let written = inputs::write_log(&out, bytes, seed)
                 .map_err(|e| format!("{}: {e}", out.display()))?;
             Ok(json!({ "path": out, "bytes": written }))
+        }
+        Command::Tag { scheme, file } => {
+            let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+            Ok(json!({ "tag": scheme.tag_of(&bytes).to_string() }))
         }
         Command::GenDoc {
             file,

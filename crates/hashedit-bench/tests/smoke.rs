@@ -1,6 +1,8 @@
 //! Runs `scripts/bench --smoke`: tiny inputs, one round per row, the peers
-//! that are installed. It checks that the suite runs end to end and writes
-//! its table; it asserts no timing (CI machines are shared and noisy).
+//! that are installed. It checks that the suite runs end to end, that every
+//! workload did the right work (the script's correctness checks) and that
+//! it writes its table; it asserts no timing (CI machines are shared and
+//! noisy).
 //!
 //! The suite needs `python3` and the `hashedit` binary next to this
 //! package's `hashedit-bench` (a workspace build makes both). When either
@@ -58,17 +60,17 @@ fn bench_smoke_produces_its_table() {
         "scripts/bench --smoke failed ({}):\n{stdout}\n{stderr}",
         run.status
     );
-    eprintln!(
-        "bench smoke took {:.1} s",
-        started.elapsed().as_secs_f64()
-    );
+    eprintln!("bench smoke took {:.1} s", started.elapsed().as_secs_f64());
     let table = std::fs::read_to_string(out.path().join("results.md")).expect("results.md");
     assert!(
         table.contains("| group | workload |"),
         "no table header in results.md:\n{table}"
     );
     for group in ["| read |", "| edit (CLI) |"] {
-        assert!(table.contains(group), "no {group} row in results.md:\n{table}");
+        assert!(
+            table.contains(group),
+            "no {group} row in results.md:\n{table}"
+        );
     }
     let json: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(out.path().join("results.json")).expect("results.json"),
@@ -78,4 +80,19 @@ fn bench_smoke_produces_its_table() {
         json["rows"].as_array().is_some_and(|rows| !rows.is_empty()),
         "results.json has no rows"
     );
+    // What each workload did is checked by the script (the same hits as
+    // rg, the right header and rows, the edited file byte for byte); the
+    // script fails on a failed check, and here every check must be present
+    // and passed.
+    let checks = json["checks"].as_array().expect("results.json has checks");
+    for kind in ["grep ", "read ", "edit "] {
+        assert!(
+            checks
+                .iter()
+                .any(|c| c["name"].as_str().is_some_and(|n| n.starts_with(kind))),
+            "no {kind}check in results.json: {checks:?}"
+        );
+    }
+    let failed: Vec<_> = checks.iter().filter(|c| c["ok"] != true).collect();
+    assert!(failed.is_empty(), "failed checks: {failed:?}");
 }
