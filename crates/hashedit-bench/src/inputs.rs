@@ -1,0 +1,237 @@
+//! Deterministic benchmark inputs.
+//!
+//! The same arguments give the same bytes on every machine: a SplitMix64
+//! stream drives every choice.
+
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+
+use hashline::tag::TagScheme;
+
+/// A small deterministic generator (SplitMix64).
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator seeded with `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n
+    }
+}
+
+const WORDS: &[&str] = &[
+    "value", "count", "index", "buffer", "state", "offset", "limit", "cache", "reader", "writer",
+    "token", "node", "entry", "range", "table", "queue", "frame", "chunk", "label", "delta",
+];
+
+const TYPES: &[&str] = &["u8", "u32", "u64", "usize", "i64", "bool", "char"];
+
+/// One source-like line (no line break) that is, on its own, valid Rust at
+/// module level (an item or a comment), so any line can be replaced by a
+/// comment and the file still parses: the editor's syntax check then sees
+/// real code rather than tree-sitter's slow error recovery. Indentation
+/// varies, and one line in 16 has trailing blanks (which the tag schemes
+/// normalise).
+fn source_line(rng: &mut Rng, out: &mut Vec<u8>) {
+    out.extend(std::iter::repeat_n(b' ', 4 * rng.below(3) as usize));
+    let word = |rng: &mut Rng| WORDS[rng.below(WORDS.len() as u64) as usize];
+    let line = match rng.below(6) {
+        0 => format!("// {} {} {}", word(rng), word(rng), word(rng)),
+        1 => format!(
+            "const {}_{}: {} = {} as {};",
+            word(rng).to_ascii_uppercase(),
+            rng.below(10_000),
+            TYPES[rng.below(5) as usize],
+            rng.below(1_000),
+            TYPES[rng.below(5) as usize],
+        ),
+        2 => format!(
+            "static {}_{}: &str = \"{} {}\";",
+            word(rng).to_ascii_uppercase(),
+            rng.below(10_000),
+            word(rng),
+            word(rng)
+        ),
+        3 => format!("use crate::{}::{};", word(rng), word(rng)),
+        4 => format!(
+            "fn {}_{}(x: u64) -> u64 {{ x + {} }}",
+            word(rng),
+            rng.below(10_000),
+            rng.below(100)
+        ),
+        _ => format!(
+            "type {}{} = Vec<{}>;",
+            word(rng).to_ascii_uppercase(),
+            rng.below(100),
+            TYPES[rng.below(TYPES.len() as u64) as usize]
+        ),
+    };
+    out.extend_from_slice(line.as_bytes());
+    if rng.below(16) == 0 {
+        out.extend_from_slice(b"  \t");
+    }
+}
+
+/// `lines` source-like lines, each ending in `\n` (about 35 bytes a line).
+pub fn source_text(lines: usize, seed: u64) -> Vec<u8> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(lines * 32);
+    for _ in 0..lines {
+        source_line(&mut rng, &mut out);
+        out.push(b'\n');
+    }
+    out
+}
+
+/// Writes a log of at least `bytes` bytes to `path` (whole lines, about
+/// 100 bytes each: timestamp, level, component, message), streaming, so
+/// any size fits in memory.
+///
+/// Errors: any I/O error creating or writing the file.
+pub fn write_log(path: &Path, bytes: u64, seed: u64) -> io::Result<u64> {
+    const LEVELS: &[&str] = &["INFO", "INFO", "INFO", "DEBUG", "WARN", "ERROR"];
+    const PARTS: &[&str] = &["http", "db", "cache", "auth", "queue", "scheduler"];
+    let mut rng = Rng::new(seed);
+    let mut out = BufWriter::with_capacity(1 << 20, std::fs::File::create(path)?);
+    let mut written = 0u64;
+    let mut line = Vec::with_capacity(256);
+    let mut second = 1_700_000_000u64;
+    while written < bytes {
+        line.clear();
+        second += rng.below(3);
+        let level = LEVELS[rng.below(LEVELS.len() as u64) as usize];
+        let part = PARTS[rng.below(PARTS.len() as u64) as usize];
+        write!(
+            line,
+            "{second}.{:06} {level:<5} [{part}] request id={:016x} took {}ms: ",
+            rng.below(1_000_000),
+            rng.next_u64(),
+            rng.below(5000)
+        )?;
+        source_line(&mut rng, &mut line);
+        line.push(b'\n');
+        out.write_all(&line)?;
+        written += line.len() as u64;
+    }
+    out.flush()?;
+    Ok(written)
+}
+
+/// Lines of `bytes` per the line model (a final line without a break
+/// counts).
+pub fn line_count(bytes: &[u8]) -> usize {
+    let breaks = memchr_count(bytes);
+    breaks + usize::from(bytes.last().is_some_and(|&b| b != b'\n'))
+}
+
+fn memchr_count(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b == b'\n').count()
+}
+
+/// An edit document for the file `bytes` shown as `display`: `hunks`
+/// single-line replacements spread evenly over its lines (line 1, then
+/// every `lines / hunks` lines), each writing `// edited K` and, when
+/// `suffix` is given, that text after it (so two documents can flip a file
+/// back and forth). The section's tag is `scheme`'s tag of `bytes`.
+pub fn edit_document(
+    display: &str,
+    bytes: &[u8],
+    scheme: TagScheme,
+    hunks: usize,
+    suffix: &str,
+) -> String {
+    let lines = line_count(bytes).max(1);
+    let hunks = hunks.clamp(1, lines);
+    let step = lines / hunks;
+    let tag = scheme.tag_of(bytes);
+    let mut doc = String::with_capacity(32 + hunks * 32);
+    doc.push_str(&format!("[{display}#{tag}]\n"));
+    for k in 0..hunks {
+        doc.push_str(&format!("PUT {}:\n+// edited {k}{suffix}\n", 1 + k * step));
+    }
+    doc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inputs_are_deterministic_and_well_formed() {
+        let a = source_text(100, 7);
+        assert_eq!(a, source_text(100, 7));
+        assert_ne!(a, source_text(100, 8));
+        assert_eq!(line_count(&a), 100);
+        assert!(std::str::from_utf8(&a).is_ok());
+    }
+
+    #[test]
+    fn source_parses_as_rust_before_and_after_an_edit() {
+        use hashline::block::BlockResolver;
+        let blocks = hashedit_blocks::TreeSitterBlocks::new();
+        let bytes = source_text(2000, 3);
+        let text = std::str::from_utf8(&bytes).unwrap();
+        let index = blocks.index("f.rs", text).unwrap();
+        assert_eq!(
+            index.syntax(),
+            Some(None),
+            "generated source has a syntax error"
+        );
+        let doc = edit_document("f.rs", &bytes, TagScheme::Rho, 100, "");
+        let parsed = hashline::parse::parse(&doc).unwrap();
+        let decoded = hashline::text::Text::decode(&bytes).unwrap();
+        let edit = hashline::edit::edit_section(
+            &parsed.sections[0],
+            "f.rs",
+            &decoded,
+            &bytes,
+            TagScheme::Rho,
+        )
+        .unwrap();
+        let after = std::str::from_utf8(&edit.bytes).unwrap();
+        assert_eq!(blocks.index("f.rs", after).unwrap().syntax(), Some(None));
+    }
+
+    #[test]
+    fn documents_apply_to_their_file() {
+        let bytes = source_text(1000, 1);
+        let doc = edit_document("f.rs", &bytes, TagScheme::Rho, 100, "");
+        let parsed = hashline::parse::parse(&doc).unwrap();
+        assert_eq!(parsed.sections[0].ops.len(), 100);
+        let text = hashline::text::Text::decode(&bytes).unwrap();
+        let edit = hashline::edit::edit_section(
+            &parsed.sections[0],
+            "f.rs",
+            &text,
+            &bytes,
+            TagScheme::Rho,
+        )
+        .unwrap();
+        assert_eq!(line_count(&edit.bytes), 1000);
+    }
+
+    #[test]
+    fn logs_have_the_asked_size() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.log");
+        let n = write_log(&path, 10_000, 1).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        assert_eq!(bytes.len() as u64, n);
+        assert!((10_000..10_400).contains(&n));
+        assert!(bytes.ends_with(b"\n"));
+    }
+}

@@ -1,0 +1,105 @@
+//! Runs `scripts/bench --smoke`: tiny inputs, one round per row, the peers
+//! that are installed. It checks that the suite runs end to end, that every
+//! workload did the right work (the script's correctness checks) and that
+//! it writes its table; it asserts no timing (CI machines are shared and
+//! noisy).
+//!
+//! The suite needs `python3` and the `hashedit` binary next to this
+//! package's `hashedit-bench` (a workspace build makes both). When either
+//! is missing the test says so and passes, unless
+//! `HASHEDIT_REQUIRE_PEERS=1` (as `scripts/test` sets), which makes it a
+//! failure.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+fn required() -> bool {
+    std::env::var("HASHEDIT_REQUIRE_PEERS").is_ok_and(|v| v.trim() == "1")
+}
+
+fn skip(why: &str) {
+    assert!(!required(), "bench smoke: {why} (HASHEDIT_REQUIRE_PEERS=1)");
+    eprintln!("SKIPPED bench smoke: {why}");
+}
+
+#[test]
+fn bench_smoke_produces_its_table() {
+    let bench_bin = PathBuf::from(env!("CARGO_BIN_EXE_hashedit-bench"));
+    let hashedit = bench_bin.with_file_name(format!("hashedit{}", std::env::consts::EXE_SUFFIX));
+    if !hashedit.is_file() {
+        return skip(&format!(
+            "no hashedit binary at {} (build the workspace)",
+            hashedit.display()
+        ));
+    }
+    if Command::new("python3").arg("--version").output().is_err() {
+        return skip("python3 is not installed");
+    }
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .expect("crates/hashedit-bench sits two levels below the repository root");
+    let out = tempfile::tempdir().expect("a temporary directory");
+    let started = Instant::now();
+    let run = Command::new("python3")
+        .arg(repo.join("scripts").join("bench"))
+        .arg("--smoke")
+        .arg("--hashedit")
+        .arg(&hashedit)
+        .arg("--bench-bin")
+        .arg(&bench_bin)
+        .arg("--out")
+        .arg(out.path())
+        .output()
+        .expect("scripts/bench runs");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        run.status.success(),
+        "scripts/bench --smoke failed ({}):\n{stdout}\n{stderr}",
+        run.status
+    );
+    eprintln!("bench smoke took {:.1} s", started.elapsed().as_secs_f64());
+    let table = std::fs::read_to_string(out.path().join("results.md")).expect("results.md");
+    assert!(
+        table.contains("| group | workload |"),
+        "no table header in results.md:\n{table}"
+    );
+    for group in ["| read |", "| edit (CLI) |"] {
+        assert!(
+            table.contains(group),
+            "no {group} row in results.md:\n{table}"
+        );
+    }
+    let json: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.path().join("results.json")).expect("results.json"),
+    )
+    .expect("results.json is JSON");
+    assert!(
+        json["rows"].as_array().is_some_and(|rows| !rows.is_empty()),
+        "results.json has no rows"
+    );
+    // What each workload did is checked by the script (the same hits as
+    // rg, the right header and rows, the edited file byte for byte); the
+    // script fails on a failed check, and here every check must be present
+    // and passed.
+    let checks = json["checks"].as_array().expect("results.json has checks");
+    // The grep rows need ripgrep (the peer); without it they are skipped.
+    let has_rg = Command::new("rg").arg("--version").output().is_ok();
+    let kinds: &[&str] = if has_rg {
+        &["grep ", "read ", "edit "]
+    } else {
+        &["read ", "edit "]
+    };
+    for kind in kinds {
+        assert!(
+            checks
+                .iter()
+                .any(|c| c["name"].as_str().is_some_and(|n| n.starts_with(kind))),
+            "no {kind}check in results.json: {checks:?}"
+        );
+    }
+    let failed: Vec<_> = checks.iter().filter(|c| c["ok"] != true).collect();
+    assert!(failed.is_empty(), "failed checks: {failed:?}");
+}
