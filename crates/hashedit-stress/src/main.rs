@@ -109,6 +109,9 @@ enum Command {
         /// in-place, rename or both.
         #[arg(long, default_value = "both")]
         mode: String,
+        /// Longest pause of the external writer between writes (µs).
+        #[arg(long, default_value_t = 3000)]
+        max_pause_us: u64,
     },
     /// Hostile inputs too big for unit tests: time and peak RSS.
     Bench {
@@ -251,7 +254,11 @@ fn run(args: Args) -> Result<bool, String> {
                 && report.broken_calls == 0
                 && report.no_winner == 0)
         }
-        Command::External { rounds, mode } => {
+        Command::External {
+            rounds,
+            mode,
+            max_pause_us,
+        } => {
             let modes = match mode.as_str() {
                 "in-place" => vec![ExternalMode::InPlace],
                 "rename" => vec![ExternalMode::Rename],
@@ -259,9 +266,9 @@ fn run(args: Args) -> Result<bool, String> {
                 other => return Err(format!("unknown mode '{other}'")),
             };
             println!(
-                "\n| external writer | edits | successes | visible after | overwritten after | refusals | external writes | lost updates | wrong base | unreported writes |"
+                "\n| external writer | edits | successes | … with no overlapping external write | visible after | overwritten after | refusals | external writes | lost updates | wrong base | unreported writes |"
             );
-            println!("|---|---:|---:|---:|---:|---|---:|---:|---:|---:|");
+            println!("|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|");
             let mut total = ExternalReport::default();
             for mode in modes {
                 let config = ExternalConfig {
@@ -269,6 +276,7 @@ fn run(args: Args) -> Result<bool, String> {
                     rounds,
                     mode,
                     seed: args.seed,
+                    max_pause_us,
                 };
                 let report = race::external(&launcher, &config)?;
                 println!("{}", report.row());

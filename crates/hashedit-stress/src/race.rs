@@ -513,6 +513,9 @@ pub struct ExternalConfig {
     pub mode: ExternalMode,
     /// Seed.
     pub seed: u64,
+    /// The external writer pauses a random 0 to this many microseconds
+    /// between writes.
+    pub max_pause_us: u64,
 }
 
 /// What an external-writer run found.
@@ -538,6 +541,9 @@ pub struct ExternalReport {
     pub successes: usize,
     /// Successful edits whose result was still on disk right afterwards.
     pub visible: usize,
+    /// Successful edits with no external write in flight when the call
+    /// was sent and none started until the check: each must be visible.
+    pub quiet_successes: usize,
     /// Successful edits overwritten by an external write that overlapped or
     /// followed the call (allowed: the external writer takes no lock).
     pub overwritten: usize,
@@ -566,6 +572,7 @@ impl ExternalReport {
         self.rounds += other.rounds;
         self.successes += other.successes;
         self.visible += other.visible;
+        self.quiet_successes += other.quiet_successes;
         self.overwritten += other.overwritten;
         for (k, v) in &other.refusals {
             *self.refusals.entry(k.clone()).or_default() += v;
@@ -579,8 +586,9 @@ impl ExternalReport {
         self.elapsed += other.elapsed;
     }
 
-    /// A Markdown table row: mode, rounds, successes, visible, overwritten,
-    /// refusals, external writes, lost, wrong base, unreported.
+    /// A Markdown table row: mode, rounds, successes, quiet successes,
+    /// visible, overwritten, refusals, external writes, lost, wrong base,
+    /// unreported.
     pub fn row(&self) -> String {
         let refusals: Vec<String> = self
             .refusals
@@ -588,10 +596,11 @@ impl ExternalReport {
             .map(|(k, v)| format!("{k} {v}"))
             .collect();
         format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             self.mode.map_or("all", ExternalMode::name),
             self.rounds,
             self.successes,
+            self.quiet_successes,
             self.visible,
             self.overwritten,
             refusals.join(", "),
@@ -628,6 +637,7 @@ pub fn external(launcher: &Launcher, config: &ExternalConfig) -> Result<External
         let (stop, begun, finished) = (stop.clone(), begun.clone(), finished.clone());
         let (path, root, mode) = (path.clone(), root.clone(), config.mode);
         let mut rng = Rng::new(config.seed ^ 0xE7);
+        let max_pause = config.max_pause_us;
         std::thread::spawn(move || {
             let mut version = 0u64;
             while !stop.load(Ordering::SeqCst) {
@@ -646,7 +656,7 @@ pub fn external(launcher: &Launcher, config: &ExternalConfig) -> Result<External
                     }
                 };
                 finished.fetch_add(1, Ordering::SeqCst);
-                let pause = rng.below(3000);
+                let pause = rng.below(max_pause + 1);
                 std::thread::sleep(Duration::from_micros(pause));
             }
         })
@@ -718,6 +728,7 @@ pub fn external(launcher: &Launcher, config: &ExternalConfig) -> Result<External
         match reply {
             Ok(Reply::Ok { data, .. }) => {
                 report.successes += 1;
+                report.quiet_successes += usize::from(quiet);
                 let new_tag = data["files"][0]["new_tag"].as_str().unwrap_or_default();
                 if new_tag != tag(planned.as_bytes()) {
                     report.wrong_base += 1;

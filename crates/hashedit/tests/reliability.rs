@@ -150,6 +150,7 @@ fn external_writer_smoke() {
             rounds: 40,
             mode,
             seed: 0x5EED_0008,
+            max_pause_us: 3000,
         };
         let report = race::external(&launcher(), &config).unwrap();
         let row = report.row();
