@@ -226,11 +226,29 @@ struct Case {
     absent: Option<PathBuf>,
 }
 
-/// Runs every case (or those whose name contains `only`).
+/// Runs every case (or those whose name contains `only`). The big
+/// fixtures need about 5 GiB of free space in `dir`; they are removed at
+/// the end unless `keep` is set (then a later run reuses them).
 ///
 /// # Errors
 /// A fixture cannot be made.
 pub fn run(
+    launcher: &Launcher,
+    dir: &Path,
+    only: Option<&str>,
+    keep: bool,
+    progress: impl FnMut(&str),
+) -> Result<Vec<BenchResult>, String> {
+    let results = run_cases(launcher, dir, only, progress);
+    if !keep {
+        let _ = std::fs::remove_dir_all(dir.join("bench-ws"));
+        let _ = std::fs::remove_dir_all(dir.join("bench-scratch"));
+        let _ = std::fs::remove_dir_all(dir.join("small-scratch"));
+    }
+    results
+}
+
+fn run_cases(
     launcher: &Launcher,
     dir: &Path,
     only: Option<&str>,

@@ -118,6 +118,9 @@ enum Command {
         /// Run only cases whose name contains this.
         #[arg(long)]
         only: Option<String>,
+        /// Keep the big fixtures (about 5 GiB) for the next run.
+        #[arg(long)]
+        keep_files: bool,
     },
     /// Print the machine facts for the test directory.
     Facts,
@@ -288,8 +291,10 @@ fn run(args: Args) -> Result<bool, String> {
             }
             Ok(total.lost_updates == 0 && total.wrong_base == 0 && total.unreported_writes == 0)
         }
-        Command::Bench { only } => {
-            let results = bench::run(&launcher, &dir, only.as_deref(), |line| eprintln!("{line}"))?;
+        Command::Bench { only, keep_files } => {
+            let results = bench::run(&launcher, &dir, only.as_deref(), keep_files, |line| {
+                eprintln!("{line}")
+            })?;
             println!("\n{}", bench::table(&results));
             Ok(results.iter().all(|r| r.passed()))
         }
