@@ -381,6 +381,29 @@ impl<'a> BlockTree<'a> {
 }
 
 impl BlockIndex for BlockTree<'_> {
+    fn syntax(&self) -> Option<Option<usize>> {
+        let tree = self.tree.as_ref()?;
+        let root = tree.root_node();
+        if !root.has_error() {
+            return Some(None);
+        }
+        // Depth-first, into subtrees that hold an error, to the first one.
+        let mut node = root;
+        'descend: loop {
+            let mut cursor = node.walk();
+            for child in node.children(&mut cursor) {
+                if child.is_error() || child.is_missing() {
+                    return Some(Some(child.start_position().row + 1));
+                }
+                if child.has_error() {
+                    node = child;
+                    continue 'descend;
+                }
+            }
+            return Some(Some(node.start_position().row + 1));
+        }
+    }
+
     fn block_at(&self, line: usize) -> BlockResolution {
         if line == 0 || line > self.line_count {
             return BlockResolution::Unresolvable(Unresolvable::OutOfRange);

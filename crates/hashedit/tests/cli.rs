@@ -351,3 +351,35 @@ fn endless_input_is_refused_in_bounded_memory() {
     );
     assert_eq!(fs::read(dir.path().join("a.txt")).unwrap(), b"a\n");
 }
+
+#[test]
+fn an_edit_that_breaks_the_syntax_is_written_with_a_warning() {
+    let src = "fn a() {\n    let x = 1;\n}\n";
+    let dir = workspace(&[("lib.rs", src)]);
+    let tag = hashline::TagScheme::Rho.tag_of(src.as_bytes());
+    // Off by one: the author meant to replace line 2 but named line 3.
+    let out = hashedit(
+        dir.path(),
+        &["edit"],
+        Some(&format!("[lib.rs#{tag}]\nPUT 3:\n+    let x = 2;\n")),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stdout(&out).ends_with(
+            "warning: lib.rs: the file parsed before this edit and now has a syntax error near line 1; it was \
+             written as sent, so check the line numbers and ranges of the ops near there\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    // A file that did not parse before gets no such warning.
+    let broken = "fn a( {\n}\n";
+    fs::write(dir.path().join("b.rs"), broken).unwrap();
+    let tag = hashline::TagScheme::Rho.tag_of(broken.as_bytes());
+    let out = hashedit(
+        dir.path(),
+        &["edit"],
+        Some(&format!("[b.rs#{tag}]\nPUT 2:\n+}}}}\n")),
+    );
+    assert!(!stdout(&out).contains("syntax error"), "{}", stdout(&out));
+}

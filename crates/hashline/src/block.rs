@@ -74,6 +74,14 @@ pub trait BlockIndex {
     /// The first multi-line block starting after `line`, at most
     /// [`BLOCK_SUGGESTION_WINDOW`] lines below it.
     fn next_block(&self, line: usize) -> Option<LineRange>;
+
+    /// Whether the file was parsed at all, and if so the 1-based line of
+    /// its first syntax error: `None` when the grammar could not judge it
+    /// (too large, timed out), `Some(None)` when it parses cleanly.
+    /// Used for the advisory that an edit broke the syntax.
+    fn syntax(&self) -> Option<Option<usize>> {
+        None
+    }
 }
 
 /// Parses files so their blocks can be looked up.

@@ -129,26 +129,51 @@ pub fn check_text(bytes: &[u8]) -> Result<(), DecodeError> {
     Ok(())
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct LineSpan {
-    /// Byte offset of the line's text in `Text::body`.
-    start: usize,
-    /// Length of the line's text in bytes (ending excluded).
-    len: usize,
-    ending: Ending,
+/// Where each line ends: the byte offset in `Text::body` just past the
+/// line's ending (the next line's start), one entry per line.
+///
+/// Everything else about a line is read back from the body: its start is
+/// the previous entry (0 for line 1), and its ending is whatever line break
+/// closes it (a final line may end with a lone CR, or nothing). Offsets are
+/// kept in 32 bits when the body allows (4 bytes a line instead of the 24
+/// of a start/length/ending triple, a sixth of the memory for the tables
+/// that `edit` builds of a file before and after the change).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum LineEnds {
+    /// Bodies shorter than 4 GiB.
+    Narrow(Vec<u32>),
+    /// Anything larger.
+    Wide(Vec<u64>),
+}
+
+impl LineEnds {
+    fn len(&self) -> usize {
+        match self {
+            LineEnds::Narrow(v) => v.len(),
+            LineEnds::Wide(v) => v.len(),
+        }
+    }
+
+    /// The end offset of 0-based line `i`.
+    fn get(&self, i: usize) -> usize {
+        match self {
+            LineEnds::Narrow(v) => v[i] as usize,
+            LineEnds::Wide(v) => v[i] as usize,
+        }
+    }
 }
 
 /// A decoded text file: optional BOM plus numbered lines with their endings.
 ///
 /// The text borrows the bytes it was decoded from ([`Text::decode`]) or owns
 /// them ([`Text::from_body`]), so decoding a large file costs only its line
-/// table (24 bytes a line), not a second copy.
+/// table (4 bytes a line below 4 GiB), not a second copy.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Text<'a> {
     bom: bool,
     /// Everything after the BOM, exactly as in the file.
     body: Cow<'a, str>,
-    lines: Vec<LineSpan>,
+    lines: LineEnds,
 }
 
 impl<'a> Text<'a> {
@@ -202,29 +227,35 @@ impl<'a> Text<'a> {
 
     /// True when the file has no lines.
     pub fn is_empty(&self) -> bool {
-        self.lines.is_empty()
+        self.lines.len() == 0
+    }
+
+    /// Line `n` (1-based) as its text and its ending.
+    ///
+    /// Panics if `n` is 0 or past the last line.
+    fn split(&self, n: usize) -> (&str, Ending) {
+        let start = if n == 1 { 0 } else { self.lines.get(n - 2) };
+        let end = self.lines.get(n - 1);
+        split_ending(&self.body[start..end])
     }
 
     /// The text of 1-based line `n`, without its ending.
     ///
     /// Panics if `n` is 0 or past the last line.
     pub fn line(&self, n: usize) -> &str {
-        let span = self.lines[n - 1];
-        &self.body[span.start..span.start + span.len]
+        self.split(n).0
     }
 
     /// The ending of 1-based line `n`.
     ///
     /// Panics if `n` is 0 or past the last line.
     pub fn ending(&self, n: usize) -> Ending {
-        self.lines[n - 1].ending
+        self.split(n).1
     }
 
     /// Iterates over `(text, ending)` for every line in order.
     pub fn lines(&self) -> impl ExactSizeIterator<Item = (&str, Ending)> + '_ {
-        self.lines
-            .iter()
-            .map(|s| (&self.body[s.start..s.start + s.len], s.ending))
+        (0..self.lines.len()).map(|i| self.split(i + 1))
     }
 
     /// The BOM-free body exactly as it was decoded.
@@ -238,15 +269,15 @@ impl<'a> Text<'a> {
     /// newline-terminated so that appending to it yields `"row\n"`, as Rho
     /// does (reference-rho.md §8.1 step 6).
     pub fn ends_with_newline(&self) -> bool {
-        self.lines.last().is_none_or(|s| s.ending != Ending::None)
+        self.is_empty() || self.ending(self.line_count()) != Ending::None
     }
 
     /// The line break new rows fall back to: CRLF if CRLF endings outnumber
     /// LF endings, else LF (ties go to LF).
     pub fn dominant_ending(&self) -> Ending {
         let (mut lf, mut crlf) = (0usize, 0usize);
-        for span in &self.lines {
-            match span.ending {
+        for (_, ending) in self.lines() {
+            match ending {
                 Ending::Lf => lf += 1,
                 Ending::CrLf => crlf += 1,
                 Ending::None | Ending::Cr => {}
@@ -266,38 +297,56 @@ impl<'a> Text<'a> {
     }
 }
 
-/// Splits BOM-free text into line spans per the line model.
-fn split_lines(body: &str) -> Vec<LineSpan> {
+/// Builds the line table of BOM-free text per the line model: a line ends
+/// after each `\n`, and text after the last `\n` is one more line.
+fn split_lines(body: &str) -> LineEnds {
     let bytes = body.as_bytes();
-    let mut lines = Vec::new();
-    let mut start = 0;
+    let unterminated = !bytes.is_empty() && bytes[bytes.len() - 1] != b'\n';
+    if u32::try_from(bytes.len()).is_ok() {
+        LineEnds::Narrow(line_ends(bytes, unterminated, |end| end as u32))
+    } else {
+        LineEnds::Wide(line_ends(bytes, unterminated, |end| end as u64))
+    }
+}
+
+/// The end offsets of the lines of `bytes`, converted by `offset`.
+fn line_ends<T>(bytes: &[u8], unterminated: bool, offset: impl Fn(usize) -> T) -> Vec<T> {
+    let mut table = Vec::new();
     for nl in memchr::memchr_iter(b'\n', bytes) {
-        let (len, ending) = if nl > start && bytes[nl - 1] == b'\r' {
-            (nl - 1 - start, Ending::CrLf)
-        } else {
-            (nl - start, Ending::Lf)
-        };
-        lines.push(LineSpan { start, len, ending });
-        start = nl + 1;
+        table.push(offset(nl + 1));
     }
-    if start < bytes.len() {
-        let (len, ending) = if bytes[bytes.len() - 1] == b'\r' {
-            (bytes.len() - 1 - start, Ending::Cr)
-        } else {
-            (bytes.len() - start, Ending::None)
-        };
-        lines.push(LineSpan { start, len, ending });
+    if unterminated {
+        table.push(offset(bytes.len()));
     }
-    lines
+    table.shrink_to_fit();
+    table
 }
 
 /// The line texts of `body` per the line model; a convenience for tests and
 /// callers that do not need endings.
 pub fn split_line_texts(body: &str) -> Vec<&str> {
-    split_lines(body)
-        .into_iter()
-        .map(|s| &body[s.start..s.start + s.len])
+    let table = split_lines(body);
+    (0..table.len())
+        .map(|i| {
+            let start = if i == 0 { 0 } else { table.get(i - 1) };
+            split_ending(&body[start..table.get(i)]).0
+        })
         .collect()
+}
+
+/// A line with its ending (as the table delimits it) split into text and
+/// ending.
+fn split_ending(raw: &str) -> (&str, Ending) {
+    if let Some(text) = raw.strip_suffix("\r\n") {
+        (text, Ending::CrLf)
+    } else if let Some(text) = raw.strip_suffix('\n') {
+        (text, Ending::Lf)
+    } else if let Some(text) = raw.strip_suffix('\r') {
+        // Only the last line can end without LF.
+        (text, Ending::Cr)
+    } else {
+        (raw, Ending::None)
+    }
 }
 
 #[cfg(test)]
@@ -390,6 +439,39 @@ mod tests {
             prop_assert_eq!(text.to_bytes(), s.as_bytes().to_vec());
             let rebuilt: String = text.lines().map(|(t, e)| format!("{t}{}", e.as_str())).collect();
             prop_assert_eq!(rebuilt, text.body().to_string());
+        }
+
+        /// The compact table answers exactly as the line model defines:
+        /// split after each LF; a CR before the LF belongs to the ending;
+        /// text after the last LF is one more line, ending in a lone CR or
+        /// in nothing.
+        #[test]
+        fn lines_follow_the_line_model(s in "[ab\r\n é]{0,40}") {
+            let text = Text::decode(s.as_bytes()).unwrap();
+            let mut model: Vec<(String, Ending)> = Vec::new();
+            let mut rest = s.as_str();
+            while let Some(i) = rest.find('\n') {
+                let line = &rest[..i];
+                model.push(match line.strip_suffix('\r') {
+                    Some(t) => (t.to_string(), Ending::CrLf),
+                    None => (line.to_string(), Ending::Lf),
+                });
+                rest = &rest[i + 1..];
+            }
+            if !rest.is_empty() {
+                model.push(match rest.strip_suffix('\r') {
+                    Some(t) => (t.to_string(), Ending::Cr),
+                    None => (rest.to_string(), Ending::None),
+                });
+            }
+            prop_assert_eq!(text.line_count(), model.len());
+            for (n, (t, e)) in model.iter().enumerate() {
+                prop_assert_eq!(text.line(n + 1), t.as_str());
+                prop_assert_eq!(text.ending(n + 1), *e);
+            }
+            let texts: Vec<String> = model.iter().map(|(t, _)| t.clone()).collect();
+            prop_assert_eq!(split_line_texts(&s), texts);
+            prop_assert_eq!(text.ends_with_newline(), model.last().is_none_or(|(_, e)| *e != Ending::None));
         }
     }
 }

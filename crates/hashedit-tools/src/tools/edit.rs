@@ -138,6 +138,27 @@ fn check_section(
     Ok((edited, Some(note)))
 }
 
+/// Largest file (bytes) whose syntax is checked before and after an edit.
+const SYNTAX_CHECK_MAX_BYTES: usize = 2 * 1024 * 1024;
+
+/// The first syntax error line of `new`, when `old` parsed cleanly with the
+/// grammar of `display`'s language: an edit that breaks a parsing file
+/// usually means a wrong line number or range (oh-my-pi's parse advisory).
+/// `None` when there is no grammar, the file is too large, either parse was
+/// inconclusive, or nothing broke.
+fn broken_syntax(cx: &ToolContext, display: &str, old: &Text, new: &[u8]) -> Option<usize> {
+    let blocks = cx.blocks?;
+    if old.body().len() > SYNTAX_CHECK_MAX_BYTES || new.len() > SYNTAX_CHECK_MAX_BYTES {
+        return None;
+    }
+    let before = blocks.index(display, old.body()).ok()?.syntax()?;
+    if before.is_some() {
+        return None;
+    }
+    let new_text = Text::decode(new).ok()?;
+    blocks.index(display, new_text.body()).ok()?.syntax()?
+}
+
 /// Resolves every section's file and `MV` destination.
 fn resolve_targets(cx: &ToolContext, sections: &[Section]) -> ToolResult<Vec<Target>> {
     let ws = cx.ws;
@@ -284,6 +305,16 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
                 .map(|w| format!("warning: {display}: {w}")),
         );
         let unchanged = edited.file_op.is_none() && edited.bytes == file.original;
+        if !unchanged
+            && edited.file_op != Some(FileOp::Remove)
+            && let Some(line) = broken_syntax(cx, result_display, &text, &edited.bytes)
+        {
+            warnings.push(format!(
+                "warning: {result_display}: the file parsed before this edit and now has a syntax error \
+                 near line {line}; it was written as sent, so check the line numbers and ranges of the \
+                 ops near there"
+            ));
+        }
         if unchanged {
             warnings.push(format!(
                 "warning: {display}: the edit leaves the file exactly as it was (each body equals \
