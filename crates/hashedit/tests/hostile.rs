@@ -16,8 +16,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-/// Every call must finish within this (a FIFO must never block).
-const DEADLINE: Duration = Duration::from_secs(20);
+/// A guard against hangs, not a speed target: a call that blocks (say, on
+/// a FIFO) is killed and fails the test after this long. Every call here
+/// takes milliseconds; the margin keeps a loaded CI machine from tripping
+/// it.
+const DEADLINE: Duration = Duration::from_secs(120);
 
 /// A workspace `proj` with a prefix sibling `proj-evil` and an outside
 /// directory, under one temp dir.
