@@ -132,11 +132,16 @@ fn race_smoke_one_winner_per_snapshot() {
         "{table}\n{:#?}",
         report.faults
     );
-    // Every refusal of a conflict is a stale tag, never a timeout or an
-    // I/O error.
-    assert_eq!(
-        report.refusals.keys().collect::<Vec<_>>(),
-        ["stale_tag"],
+    // Losers are told their snapshot is stale. On a loaded machine a
+    // writer may also wait out the 1 s lock wait (reference-rho.md §10)
+    // and be refused with `lock_timeout`, which writes nothing either; any
+    // other kind (an I/O error, a parse error) is a fault.
+    assert!(report.refusals.contains_key("stale_tag"), "{table}");
+    assert!(
+        report
+            .refusals
+            .keys()
+            .all(|kind| kind == "stale_tag" || kind == "lock_timeout"),
         "{table}"
     );
 }
