@@ -41,7 +41,7 @@ pub use lock::{
 };
 pub use open::{not_regular_file_error, open_regular, read_bounded};
 pub use transaction::{Change, CommitReport, Committed, commit_changes};
-pub use write::{create_new, replace};
+pub use write::{create_new, is_temp_leftover, replace};
 
 /// Test-only fault injection: makes a chosen step of a write fail so that
 /// rollback and clean-up paths can be tested without relying on

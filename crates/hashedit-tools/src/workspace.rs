@@ -39,6 +39,21 @@ pub use quote::{display_path, parse_quoted, raw_path};
 /// loop (the same bound as Linux's `MAXSYMLINKS`).
 pub const MAX_SYMLINK_HOPS: usize = 40;
 
+/// Longest file name (one path component) in bytes: `NAME_MAX` of every
+/// common file system.
+pub const MAX_NAME_BYTES: usize = 255;
+
+/// Longest absolute path in bytes that the system calls taking a path
+/// accept (`PATH_MAX` less its NUL: 4095 on Linux, 1023 on the BSDs and
+/// macOS). hashedit's writes walk directories by descriptor and could
+/// create longer paths, which nothing (hashedit's own resolver included)
+/// could then open by name; such paths are refused instead.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub const MAX_PATH_BYTES: usize = 4095;
+/// See the Linux definition.
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+pub const MAX_PATH_BYTES: usize = 1023;
+
 /// A workspace: the directory the tools may read and write, plus the
 /// per-call output budget and the tag scheme that mints snapshot tags.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -191,9 +206,10 @@ impl Workspace {
     ///
     /// # Errors
     /// * [`ErrorKind::InvalidArguments`]: empty path, a NUL byte, `..` after
-    ///   a missing component, a trailing `/` on a path to create, or more
+    ///   a missing component, a trailing `/` on a path to create, more
     ///   than [`MAX_SYMLINK_HOPS`] symlinks (a loop; chosen over NotFound
-    ///   because the path itself is malformed, not absent).
+    ///   because the path itself is malformed, not absent), a name over
+    ///   [`MAX_NAME_BYTES`] or an absolute path over [`MAX_PATH_BYTES`].
     /// * [`ErrorKind::PathOutsideWorkspace`]: the path (or a symlink on it)
     ///   leads outside the root, including prefix siblings such as
     ///   `/w/proj-evil` beside `/w/proj`.
@@ -236,6 +252,12 @@ impl Workspace {
         let trailing_slash = path.len() > 1 && path.ends_with('/');
         let shown = display_path(path);
         let path: &str = &shown;
+        if let Some(name) = written.components().find_map(|c| match c {
+            Component::Normal(name) if name.len() > MAX_NAME_BYTES => Some(name),
+            _ => None,
+        }) {
+            return Err(name_too_long(path, name));
+        }
 
         let mut walk = Walk {
             ws: self,
@@ -312,6 +334,9 @@ impl Workspace {
             }
         };
 
+        if target.as_os_str().len() > MAX_PATH_BYTES {
+            return Err(self.path_too_long(path, target.as_os_str().len()));
+        }
         let display = self.display_for(written, &target);
         Ok(ResolvedPath {
             display,
@@ -367,6 +392,19 @@ impl Workspace {
             // lossy absolute path rather than panicking.
             Err(_) => target.to_string_lossy().into_owned(),
         }
+    }
+
+    /// The error for a path whose absolute form is `length` bytes, over
+    /// [`MAX_PATH_BYTES`].
+    fn path_too_long(&self, written: &str, length: usize) -> ToolError {
+        ToolError::new(
+            ErrorKind::InvalidArguments,
+            format!(
+                "{} is {length} bytes long as an absolute path (the workspace root {} included), over the {MAX_PATH_BYTES}-byte limit of the system; use a shorter path",
+                short(written),
+                self.root.display()
+            ),
+        )
     }
 
     /// The error for a path that leads outside the root.
@@ -531,6 +569,11 @@ impl Walk<'_> {
                 tail.extend(self.pending.drain(..).rev());
                 return Ok(Visited::Missing(tail));
             }
+            // The absolute path grew past PATH_MAX (the walk uses absolute
+            // paths): the same clear error as for a path to create.
+            Err(error) if error.raw_os_error() == Some(enametoolong()) => {
+                return Err(self.ws.path_too_long(self.written, next.as_os_str().len()));
+            }
             Err(error) => return Err(ToolError::io("resolve", self.written, &error)),
         };
         let file_type = metadata.file_type();
@@ -593,6 +636,33 @@ impl Walk<'_> {
         };
         display_path(&raw).into_owned()
     }
+}
+
+/// The error for a path with a component longer than [`MAX_NAME_BYTES`].
+fn name_too_long(written: &str, name: &OsStr) -> ToolError {
+    ToolError::new(
+        ErrorKind::InvalidArguments,
+        format!(
+            "{} has a name of {} bytes ({}), over the {MAX_NAME_BYTES}-byte limit of file systems; use a shorter name",
+            short(written),
+            name.len(),
+            short(&name.to_string_lossy())
+        ),
+    )
+}
+
+/// `text` cut to its first 60 characters plus `…` when longer, so a
+/// message about an overlong path stays readable.
+fn short(text: &str) -> String {
+    match text.char_indices().nth(60) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
+/// `ENAMETOOLONG` as a raw OS error number.
+fn enametoolong() -> i32 {
+    rustix::io::Errno::NAMETOOLONG.raw_os_error()
 }
 
 /// What [`Walk::visit`] found.
@@ -1109,5 +1179,70 @@ mod tests {
         let resolved = f.ws.resolve(".", Resolve::Existing).unwrap();
         assert_eq!(resolved.target, f.ws.root());
         assert!(resolved.exists);
+    }
+
+    #[test]
+    fn overlong_names_and_paths_are_refused_clearly() {
+        // Issue 5: a 256-byte name failed as a bare OS error (kind io), and
+        // write created paths over PATH_MAX that read and edit could then
+        // not resolve ("File name too long").
+        let f = fixture();
+        let name = "n".repeat(256);
+        for mode in [Resolve::Existing, Resolve::MayCreate] {
+            let error = f.ws.resolve(&format!("sub/{name}"), mode).unwrap_err();
+            assert_eq!(error.kind, ErrorKind::InvalidArguments);
+            assert_eq!(
+                error.message,
+                format!(
+                    "sub/{}… has a name of 256 bytes ({}…), over the 255-byte limit of file systems; use a shorter name",
+                    "n".repeat(56),
+                    "n".repeat(60)
+                )
+            );
+        }
+        assert!(f.ws.resolve(&"n".repeat(255), Resolve::MayCreate).is_ok());
+        // Deeper than PATH_MAX, to create.
+        let segment = "d".repeat(100);
+        let deep = vec![segment.as_str(); 41].join("/") + "/f.txt";
+        let error = f.ws.resolve(&deep, Resolve::MayCreate).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::InvalidArguments);
+        assert!(
+            error.message.contains(&format!(
+                "bytes long as an absolute path (the workspace root {} included), over the {MAX_PATH_BYTES}-byte limit of the system; use a shorter path",
+                f.ws.root().display()
+            )),
+            "{}",
+            error.message
+        );
+        // And existing: made by descriptor, as another program could.
+        let mut dir = rustix::fs::openat(
+            rustix::fs::CWD,
+            f.ws.root(),
+            rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::DIRECTORY,
+            rustix::fs::Mode::empty(),
+        )
+        .unwrap();
+        for _ in 0..41 {
+            rustix::fs::mkdirat(
+                &dir,
+                segment.as_str(),
+                rustix::fs::Mode::from_raw_mode(0o755),
+            )
+            .unwrap();
+            dir = rustix::fs::openat(
+                &dir,
+                segment.as_str(),
+                rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::DIRECTORY,
+                rustix::fs::Mode::empty(),
+            )
+            .unwrap();
+        }
+        let error = f.ws.resolve(&deep, Resolve::Existing).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::InvalidArguments, "{}", error.message);
+        assert!(error.message.contains("over the"), "{}", error.message);
+        // A path just within the limit still resolves.
+        let room = MAX_PATH_BYTES - f.ws.root().as_os_str().len() - 1;
+        let fits: String = "x".repeat(room.min(255));
+        assert!(f.ws.resolve(&fits, Resolve::MayCreate).is_ok());
     }
 }

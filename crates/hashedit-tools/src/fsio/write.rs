@@ -542,6 +542,27 @@ pub(super) fn hidden_name(suffix: &str) -> OsString {
     OsString::from(format!(".hashedit-{:016x}.{suffix}", hasher.finish()))
 }
 
+/// Whether `name` has exactly the shape of a temp file name made by
+/// [`hidden_name`]: `.hashedit-`, 16 lower-case hex digits, `.tmp`.
+///
+/// Such a file is an unfinished new version or a recovery copy that was
+/// never renamed to `.bak`; it never holds the only copy of anything, so
+/// listings may leave it out. `.bak` files do not match: they can be the
+/// only complete copy of a file's earlier content.
+pub fn is_temp_leftover(name: &std::ffi::OsStr) -> bool {
+    let bytes = name.as_encoded_bytes();
+    let Some(rest) = bytes.strip_prefix(b".hashedit-") else {
+        return false;
+    };
+    let Some(digits) = rest.strip_suffix(b".tmp") else {
+        return false;
+    };
+    digits.len() == 16
+        && digits
+            .iter()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -573,6 +594,34 @@ mod tests {
 
     fn mode(path: &Path) -> u32 {
         std::fs::metadata(path).unwrap().mode() & 0o7777
+    }
+
+    #[test]
+    fn temp_leftovers_are_recognised_by_their_exact_shape() {
+        use std::ffi::OsStr;
+        // Every name hidden_name makes for a temp file matches; its
+        // backups do not.
+        for _ in 0..64 {
+            assert!(is_temp_leftover(&hidden_name("tmp")));
+            assert!(!is_temp_leftover(&hidden_name("bak")));
+        }
+        assert!(is_temp_leftover(OsStr::new(
+            ".hashedit-0123456789abcdef.tmp"
+        )));
+        for other in [
+            ".hashedit-0123456789abcdef.bak",
+            ".hashedit-0123456789ABCDEF.tmp",
+            ".hashedit-0123456789abcde.tmp",
+            ".hashedit-0123456789abcdef0.tmp",
+            ".hashedit-0123456789abcdeg.tmp",
+            ".hashedit-0123456789abcdef.tmp~",
+            "hashedit-0123456789abcdef.tmp",
+            ".hashedit-notes.tmp",
+            ".hashedit-.tmp",
+            "notes.tmp",
+        ] {
+            assert!(!is_temp_leftover(OsStr::new(other)), "{other}");
+        }
     }
 
     /// The process umask from procfs (022 when unknown).

@@ -6,6 +6,7 @@ use serde_json::json;
 use super::budget::{fit, listing_tail, render_listing};
 use super::{SearchScope, budget_reason};
 use crate::error::{ErrorKind, ToolError, ToolResult};
+use crate::fsio::is_temp_leftover;
 use crate::outcome::Outcome;
 use crate::workspace::display_path;
 
@@ -24,7 +25,9 @@ struct Entry {
 /// Lists the immediate entries of `scope.target` (reference-rho.md §0
 /// `list_dir`, with our own prose).
 ///
-/// Not recursive; hidden and ignored entries are included. Entries are
+/// Not recursive; hidden and ignored entries are included, except
+/// hashedit's own unfinished temp files (`.hashedit-<16 hex>.tmp`, see
+/// [`is_temp_leftover`]); its `.bak` backups are listed. Entries are
 /// sorted byte-wise by their displayed text; directories end with `/`;
 /// symbolic links are listed under their own name and never followed;
 /// anything else (FIFO, socket, device) is listed by name. Names are
@@ -69,8 +72,14 @@ pub fn list_dir(scope: &SearchScope, max_output_bytes: usize) -> ToolResult<Outc
     let mut entries = Vec::new();
     for entry in reader {
         let entry = entry.map_err(|e| ToolError::io("list", scope.display, &e))?;
+        let file_type = entry.file_type();
+        if file_type.as_ref().is_ok_and(std::fs::FileType::is_file)
+            && is_temp_leftover(&entry.file_name())
+        {
+            continue;
+        }
         let name = entry.file_name().to_string_lossy().into_owned();
-        let kind = match entry.file_type() {
+        let kind = match file_type {
             Ok(t) if t.is_symlink() => "symlink",
             Ok(t) if t.is_dir() => "dir",
             Ok(t) if t.is_file() => "file",
@@ -166,6 +175,26 @@ mod tests {
         );
         assert_eq!(out.structured["truncated"], json!(false));
         assert_eq!(ls(&ws, "a", 64_000).unwrap().text, "inner.txt");
+    }
+
+    #[test]
+    fn hashedit_temp_leftovers_are_not_listed_but_backups_are() {
+        let ws = Ws::new(&[
+            (".hashedit-0123456789abcdef.tmp", b"x"),
+            (".hashedit-fedcba9876543210.bak", b"x"),
+            (".hashedit-notes.tmp", b""),
+            ("a.txt", b""),
+        ]);
+        let out = ls(&ws, ".", 64_000).unwrap();
+        assert_eq!(
+            out.text,
+            ".hashedit-fedcba9876543210.bak\n.hashedit-notes.tmp\na.txt"
+        );
+        assert_eq!(out.structured["total"], json!(3));
+        // Only leftovers: the directory reads as empty.
+        std::fs::create_dir(ws.path("d")).unwrap();
+        ws.write("d/.hashedit-00000000000000ff.tmp", b"");
+        assert_eq!(ls(&ws, "d", 64_000).unwrap().text, "(empty directory)");
     }
 
     #[test]

@@ -6,6 +6,10 @@
 //!   gitignore and `.git/info/exclude`;
 //! * hidden (dot) entries are skipped unless asked for; `.git` directories
 //!   are never entered, except when the walk root itself is one;
+//! * hashedit's own unfinished temp files (`.hashedit-<16 hex>.tmp`, see
+//!   [`is_temp_leftover`]) are skipped even when hidden entries are asked
+//!   for; its `.bak` backups are not, since one can be the only complete
+//!   copy of a file's earlier content;
 //! * symbolic links are neither followed nor yielded, whether they point at
 //!   files or directories, so a link inside the workspace can never expose
 //!   anything outside it (handed case B19);
@@ -28,7 +32,7 @@ use ignore::WalkBuilder;
 
 use super::{Limits, Stop};
 use crate::error::{ToolError, ToolResult};
-use crate::fsio::not_regular_file_error;
+use crate::fsio::{is_temp_leftover, not_regular_file_error};
 
 /// Checks that a search target is a directory or a regular file, without
 /// opening it (so a FIFO never blocks).
@@ -113,7 +117,12 @@ pub(crate) fn visit_files(
         .git_global(true)
         .git_exclude(true)
         .parents(true)
-        .filter_entry(|entry| entry.depth() == 0 || entry.file_name() != ".git")
+        .filter_entry(|entry| {
+            entry.depth() == 0
+                || (entry.file_name() != ".git"
+                    && !(entry.file_type().is_some_and(|t| t.is_file())
+                        && is_temp_leftover(entry.file_name())))
+        })
         .sort_by_file_name(|a, b| a.cmp(b));
 
     let mut seen = 0usize;
@@ -258,6 +267,32 @@ mod tests {
         assert_eq!(
             names(&ws.root, true),
             [".gitignore", ".hidden/h.txt", ".ignore", "kept.txt"]
+        );
+    }
+
+    #[test]
+    fn hashedit_temp_leftovers_are_skipped_but_backups_are_not() {
+        let ws = Ws::new(&[
+            (".hashedit-0123456789abcdef.tmp", b"x"),
+            ("src/.hashedit-fedcba9876543210.tmp", b"x"),
+            ("src/.hashedit-fedcba9876543210.bak", b"x"),
+            (".hashedit-notes.tmp", b"x"),
+            ("src/a.rs", b"x"),
+        ]);
+        assert_eq!(names(&ws.root, false), ["src/a.rs"]);
+        assert_eq!(
+            names(&ws.root, true),
+            [
+                ".hashedit-notes.tmp",
+                "src/.hashedit-fedcba9876543210.bak",
+                "src/a.rs"
+            ]
+        );
+        // Named as the target, a leftover is still yielded: the caller
+        // asked for it.
+        assert_eq!(
+            names(&ws.path(".hashedit-0123456789abcdef.tmp"), false),
+            [""]
         );
     }
 

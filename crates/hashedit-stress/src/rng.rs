@@ -1,0 +1,96 @@
+//! A small deterministic random number generator (SplitMix64), so every
+//! run is reproducible from its seed without an extra dependency.
+
+/// SplitMix64: fast, 64 bits of state, good enough to pick sizes, kill
+/// instants and edit positions.
+#[derive(Debug, Clone)]
+pub struct Rng {
+    state: u64,
+}
+
+impl Rng {
+    /// A generator seeded with `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng { state: seed }
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A value in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        if n == 0 {
+            return 0;
+        }
+        // Multiply-shift: unbiased enough for test inputs.
+        ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
+    }
+
+    /// A `usize` in `lo..=hi`.
+    pub fn range(&mut self, lo: usize, hi: usize) -> usize {
+        if hi <= lo {
+            return lo;
+        }
+        let span = (hi - lo) as u64 + 1;
+        lo + self.below(span) as usize
+    }
+
+    /// True with probability `percent`/100.
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+
+    /// A random element of `items` (which must not be empty).
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        let index = self.below(items.len() as u64) as usize;
+        &items[index.min(items.len().saturating_sub(1))]
+    }
+
+    /// An index chosen with probability proportional to `weights[i]`.
+    pub fn weighted(&mut self, weights: &[u64]) -> usize {
+        let total: u64 = weights.iter().sum();
+        let mut roll = self.below(total);
+        for (index, &weight) in weights.iter().enumerate() {
+            if roll < weight {
+                return index;
+            }
+            roll -= weight;
+        }
+        weights.len().saturating_sub(1)
+    }
+
+    /// A new generator whose stream is independent of this one's.
+    pub fn fork(&mut self) -> Rng {
+        Rng::new(self.next_u64() ^ 0xD1B5_4A32_D192_ED03)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn is_deterministic_and_in_range() {
+        let mut a = Rng::new(7);
+        let mut b = Rng::new(7);
+        for _ in 0..1000 {
+            let x = a.range(3, 9);
+            assert_eq!(x, b.range(3, 9));
+            assert!((3..=9).contains(&x));
+        }
+        assert_eq!(a.below(0), 0);
+        assert_eq!(a.range(5, 5), 5);
+        let mut counts = [0usize; 3];
+        for _ in 0..3000 {
+            counts[a.weighted(&[1, 0, 2])] += 1;
+        }
+        assert_eq!(counts[1], 0);
+        assert!(counts[2] > counts[0]);
+    }
+}
