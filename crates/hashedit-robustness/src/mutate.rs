@@ -404,7 +404,7 @@ impl<'a> Site<'a> {
             let Ok(value) = from.parse::<u64>() else {
                 continue;
             };
-            let to = if value == 0 || rng.chance(50) {
+            let to = if value == 0 || rng.percent(50) {
                 value + 1
             } else {
                 value - 1
