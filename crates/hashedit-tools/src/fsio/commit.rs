@@ -78,13 +78,28 @@ fn roll_back(locked: &mut [LockedFile], changed: &[usize]) -> String {
     restored.reverse();
     failed.reverse();
     let mut note = String::new();
+    push_keeps_edited(&mut note, &failed);
+    push_restored(&mut note, &restored);
+    note
+}
+
+/// Appends to a rollback note the clause naming the files this edit had
+/// already written and could not restore (`failed`, each "name (reason)"),
+/// which therefore keep the edited content; nothing when `failed` is empty.
+pub(super) fn push_keeps_edited(note: &mut String, failed: &[String]) {
     if !failed.is_empty() {
         note.push_str(&format!(
             "; restoring the files this edit had already written failed for {}, so {} the edited content",
-            join(&failed),
+            join(failed),
             if failed.len() == 1 { "it keeps" } else { "they keep" }
         ));
     }
+}
+
+/// Appends to a rollback note the clause naming the files this edit had
+/// already written and restored to their previous content; nothing when
+/// `restored` is empty.
+pub(super) fn push_restored(note: &mut String, restored: &[String]) {
     if !restored.is_empty() {
         let (verb, pronoun) = if restored.len() == 1 {
             ("was", "its")
@@ -93,10 +108,9 @@ fn roll_back(locked: &mut [LockedFile], changed: &[usize]) -> String {
         };
         note.push_str(&format!(
             "; {}, already written by this edit, {verb} restored to {pronoun} previous content",
-            join(&restored)
+            join(restored)
         ));
     }
-    note
 }
 
 /// "a", "a and b", "a, b and c".

@@ -17,7 +17,7 @@ use std::path::Path;
 use rustix::fs::{AtFlags, FlockOperation, Gid, Mode, Uid};
 use rustix::io::Errno;
 
-use super::commit::join;
+use super::commit::{join, push_keeps_edited, push_restored};
 #[cfg(test)]
 use super::fault::Point;
 use super::lock::{FileMeta, LockedFile};
@@ -694,32 +694,12 @@ fn roll_back(locked: &mut [LockedFile], changes: &[Change], journal: Vec<Step>) 
     }
 
     let mut note = String::new();
-    if !rewrite_failed.is_empty() {
-        note.push_str(&format!(
-            "; restoring the files this edit had already written failed for {}, so {} the edited content",
-            join(&rewrite_failed),
-            if rewrite_failed.len() == 1 {
-                "it keeps"
-            } else {
-                "they keep"
-            }
-        ));
-    }
+    push_keeps_edited(&mut note, &rewrite_failed);
     for failure in failures {
         note.push_str("; ");
         note.push_str(&failure);
     }
-    if !rewritten.is_empty() {
-        let (verb, pronoun) = if rewritten.len() == 1 {
-            ("was", "its")
-        } else {
-            ("were", "their")
-        };
-        note.push_str(&format!(
-            "; {}, already written by this edit, {verb} restored to {pronoun} previous content",
-            join(&rewritten)
-        ));
-    }
+    push_restored(&mut note, &rewritten);
     for (names, how, done) in [
         (&put_back, "deleted", "put back"),
         (&moved_back, "moved away", "put back"),
