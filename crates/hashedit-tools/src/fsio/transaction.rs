@@ -792,6 +792,7 @@ fn remove_new_file(new: NewFile) -> Result<(), String> {
 mod tests {
     use super::*;
     use crate::fsio::fault::{self, Point};
+    use crate::fsio::test_support::{empty_workspace, resolve};
     use crate::fsio::{commit_all, lock_all, lock_existing};
     use crate::workspace::Resolve;
     use std::os::unix::fs::{MetadataExt, PermissionsExt, symlink};
@@ -839,8 +840,7 @@ mod tests {
 
     /// A workspace with `files` (name, content, mode), parents created.
     fn setup(files: &[(&str, &[u8], u32)]) -> (TempDir, Workspace) {
-        let dir = TempDir::new().unwrap();
-        let ws = Workspace::new(dir.path()).unwrap();
+        let (dir, ws) = empty_workspace();
         for (name, content, mode) in files {
             let path = ws.root().join(name);
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -851,10 +851,7 @@ mod tests {
     }
 
     fn lock(ws: &Workspace, names: &[&str]) -> Vec<LockedFile> {
-        let paths: Vec<ResolvedPath> = names
-            .iter()
-            .map(|name| ws.resolve(name, Resolve::Existing).unwrap())
-            .collect();
+        let paths: Vec<ResolvedPath> = names.iter().map(|name| resolve(ws, name)).collect();
         lock_all(ws, &paths, 1 << 20).unwrap()
     }
 

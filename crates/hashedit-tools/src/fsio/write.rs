@@ -545,30 +545,14 @@ pub(super) fn hidden_name(suffix: &str) -> OsString {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fsio::test_support::{empty_workspace, listing};
     use crate::fsio::{fault, lock_existing};
     use crate::workspace::Resolve;
     use std::os::unix::fs::{MetadataExt, PermissionsExt, symlink};
     use std::path::Path;
-    use tempfile::TempDir;
-
-    fn setup() -> (TempDir, Workspace) {
-        let dir = TempDir::new().unwrap();
-        let ws = Workspace::new(dir.path()).unwrap();
-        (dir, ws)
-    }
 
     fn lock(ws: &Workspace, path: &str) -> LockedFile {
         lock_existing(ws, &ws.resolve(path, Resolve::Existing).unwrap(), 1 << 20).unwrap()
-    }
-
-    /// Sorted names in `dir`.
-    fn listing(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
     }
 
     fn mode(path: &Path) -> u32 {
@@ -591,7 +575,7 @@ mod tests {
     #[test]
     fn replace_keeps_mode_and_writes_exact_bytes() {
         // Handed case B18.
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let script = ws.root().join("run.sh");
         std::fs::write(&script, b"#!/bin/sh\necho a\n").unwrap();
         std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -618,7 +602,7 @@ mod tests {
 
     #[test]
     fn replace_keeps_special_mode_bits_and_owner() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let path = ws.root().join("tool");
         std::fs::write(&path, b"x").unwrap();
         let is_root = rustix::process::geteuid().is_root();
@@ -641,7 +625,7 @@ mod tests {
     #[test]
     fn replace_through_a_symlink_keeps_the_link() {
         // Handed case B17.
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         std::fs::write(ws.root().join("real.txt"), b"x\n").unwrap();
         symlink("real.txt", ws.root().join("link.txt")).unwrap();
         let mut locked = lock(&ws, "link.txt");
@@ -661,7 +645,7 @@ mod tests {
 
     #[test]
     fn replace_keeps_hard_links_linked() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let a = ws.root().join("a.txt");
         let b = ws.root().join("b.txt");
         std::fs::write(&a, b"old content\n").unwrap();
@@ -686,7 +670,7 @@ mod tests {
 
     #[test]
     fn failed_in_place_rewrite_is_undone() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let a = ws.root().join("a.txt");
         std::fs::write(&a, b"original bytes\n").unwrap();
         std::fs::hard_link(&a, ws.root().join("b.txt")).unwrap();
@@ -705,7 +689,7 @@ mod tests {
 
     #[test]
     fn failed_undo_keeps_the_recovery_copy() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let a = ws.root().join("a.txt");
         std::fs::write(&a, b"original bytes\n").unwrap();
         std::fs::hard_link(&a, ws.root().join("b.txt")).unwrap();
@@ -740,7 +724,7 @@ mod tests {
     fn the_recovery_copy_is_a_complete_bak_before_the_rewrite_starts() {
         // A crash during an in-place rewrite leaves the previous content
         // in a `.bak`; a `.tmp` never holds the only copy (issue 5).
-        let (dir, ws) = setup();
+        let (dir, ws) = empty_workspace();
         let a = ws.root().join("a.txt");
         std::fs::write(&a, b"original bytes\n").unwrap();
         std::fs::hard_link(&a, ws.root().join("b.txt")).unwrap();
@@ -773,7 +757,7 @@ mod tests {
     #[test]
     fn read_only_files_are_refused_and_untouched() {
         // Handed case D02 (a).
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let path = ws.root().join("ro.txt");
         std::fs::write(&path, b"a\n").unwrap();
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
@@ -792,7 +776,7 @@ mod tests {
 
     #[test]
     fn injected_failures_leave_no_temp_files() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let path = ws.root().join("f.txt");
         std::fs::write(&path, b"old\n").unwrap();
         let mut locked = lock(&ws, "f.txt");
@@ -810,7 +794,7 @@ mod tests {
 
     #[test]
     fn failure_after_the_rename_reports_the_change_as_applied() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let path = ws.root().join("f.txt");
         std::fs::write(&path, b"old\n").unwrap();
         let mut locked = lock(&ws, "f.txt");
@@ -831,7 +815,7 @@ mod tests {
 
     #[test]
     fn deleted_after_locking_is_not_found_and_not_recreated() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let path = ws.root().join("f.txt");
         std::fs::write(&path, b"a\n").unwrap();
         let mut locked = lock(&ws, "f.txt");
@@ -844,7 +828,7 @@ mod tests {
 
     #[test]
     fn create_new_makes_parents_with_umask_mode() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let path = ws.resolve("new/deeper/c.txt", Resolve::MayCreate).unwrap();
         create_new(&ws, &path, b"hello\n").unwrap();
         let file = ws.root().join("new/deeper/c.txt");
@@ -859,7 +843,7 @@ mod tests {
 
     #[test]
     fn create_new_refuses_existing_files() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let file = ws.root().join("c.txt");
         let path = ws.resolve("c.txt", Resolve::MayCreate).unwrap();
         // Appears after resolution.
@@ -881,7 +865,7 @@ mod tests {
 
     #[test]
     fn create_new_through_a_dangling_link_creates_its_target() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         std::fs::create_dir(ws.root().join("sub")).unwrap();
         symlink("sub/made.txt", ws.root().join("dangling")).unwrap();
         let path = ws.resolve("dangling", Resolve::MayCreate).unwrap();
@@ -900,7 +884,7 @@ mod tests {
 
     #[test]
     fn create_new_failure_leaves_no_temp_file() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let path = ws.resolve("c.txt", Resolve::MayCreate).unwrap();
         fault::set(|point, _| (point == Point::BeforeInstall).then(fault::injected));
         let error = create_new(&ws, &path, b"x").unwrap_err();
@@ -911,7 +895,7 @@ mod tests {
 
     #[test]
     fn the_link_fallback_refuses_existing_names_and_removes_the_temp() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let dir = super::super::open::open_root(ws.root(), ".").unwrap();
         std::fs::write(ws.root().join("taken"), b"theirs").unwrap();
         let (mut temp, guard) = create_temp(dir.as_fd(), 0o644, "x").unwrap();
@@ -939,7 +923,7 @@ mod tests {
 
     #[test]
     fn create_new_refuses_the_root() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let root = ResolvedPath {
             display: ".".into(),
             target: ws.root().to_path_buf(),
@@ -953,7 +937,7 @@ mod tests {
 
     #[test]
     fn counter_has_no_lost_updates_under_contention() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         std::fs::write(ws.root().join("counter"), b"0").unwrap();
         let path = ws.resolve("counter", Resolve::Existing).unwrap();
         const THREADS: usize = 8;
