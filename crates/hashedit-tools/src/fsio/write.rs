@@ -132,32 +132,13 @@ fn via_rename(locked: &mut LockedFile, new_bytes: &[u8]) -> Result<Renamed, Fail
     let display = display.as_str();
     let meta = locked.meta;
     let dir = locked.dir.as_fd();
-    let (mut temp, guard) = create_temp(dir, 0o600, display)?;
-    temp.write_all(new_bytes)
-        .map_err(|error| ToolError::io("write", display, &error))?;
-    let stat = rustix::fs::fstat(&temp).map_err(|errno| map_errno("write", display, errno))?;
-    let made = FileMeta::of(&stat);
-    if made.uid != meta.uid || made.gid != meta.gid {
-        let owner = rustix::fs::fchown(
-            &temp,
-            Some(Uid::from_raw(meta.uid)),
-            Some(Gid::from_raw(meta.gid)),
-        );
-        match owner {
-            Ok(()) => {}
-            // Not permitted to give the file to its owner: rewrite in place
-            // instead, which keeps the owner (the guard removes the temp).
-            Err(errno) if errno == Errno::PERM => return Ok(Renamed::OwnerNotPreservable),
-            Err(errno) => return Err(map_errno("write", display, errno).into()),
-        }
+    let (temp, guard, made) = write_temp(dir, new_bytes, display)?;
+    if !copy_owner(&temp, &made, &meta, display)? {
+        // Not permitted to give the file to its owner: rewrite in place
+        // instead, which keeps the owner (the guard removes the temp).
+        return Ok(Renamed::OwnerNotPreservable);
     }
-    // After fchown, which may clear setuid/setgid bits.
-    rustix::fs::fchmod(&temp, Mode::from_raw_mode(meta.mode as _))
-        .map_err(|errno| map_errno("write", display, errno))?;
-    temp.sync_all()
-        .map_err(|error| ToolError::io("write", display, &error))?;
-    rustix::fs::flock(&temp, FlockOperation::NonBlockingLockExclusive)
-        .map_err(|errno| map_errno("lock", display, errno))?;
+    seal_temp(&temp, meta.mode, display)?;
     #[cfg(test)]
     super::fault::inject(Point::BeforeRename, display)
         .map_err(|error| ToolError::io("write", display, &error))?;
@@ -187,6 +168,59 @@ fn via_rename(locked: &mut LockedFile, new_bytes: &[u8]) -> Result<Renamed, Fail
         .map_err(|error| applied(dir_sync_error(display, &error)))?;
     sync_dir(locked.dir.as_fd(), display).map_err(applied)?;
     Ok(Renamed::Done)
+}
+
+/// A new temp file in `dir` (see [`create_temp`]; mode 0600 until
+/// [`seal_temp`]) holding `bytes`, with its guard and its metadata as
+/// created.
+pub(super) fn write_temp<'d>(
+    dir: BorrowedFd<'d>,
+    bytes: &[u8],
+    display: &str,
+) -> ToolResult<(File, TempName<'d>, FileMeta)> {
+    let (mut temp, guard) = create_temp(dir, 0o600, display)?;
+    temp.write_all(bytes)
+        .map_err(|error| ToolError::io("write", display, &error))?;
+    let stat = rustix::fs::fstat(&temp).map_err(|errno| map_errno("write", display, errno))?;
+    Ok((temp, guard, FileMeta::of(&stat)))
+}
+
+/// Gives `temp` (created as `made`) the owner and group in `meta` when it
+/// does not have them yet. `Ok(false)` when this process may not give files
+/// away (`EPERM`; nothing was changed); any other failure is an error
+/// naming `display`.
+pub(super) fn copy_owner(
+    temp: &File,
+    made: &FileMeta,
+    meta: &FileMeta,
+    display: &str,
+) -> ToolResult<bool> {
+    if made.uid == meta.uid && made.gid == meta.gid {
+        return Ok(true);
+    }
+    let owner = rustix::fs::fchown(
+        temp,
+        Some(Uid::from_raw(meta.uid)),
+        Some(Gid::from_raw(meta.gid)),
+    );
+    match owner {
+        Ok(()) => Ok(true),
+        Err(errno) if errno == Errno::PERM => Ok(false),
+        Err(errno) => Err(map_errno("write", display, errno)),
+    }
+}
+
+/// Readies a written temp file for installation: sets `mode` (after any
+/// [`copy_owner`], since `fchown` may clear setuid/setgid bits), syncs it
+/// and takes its exclusive hashedit lock, so it is locked from the moment
+/// it gets its name.
+pub(super) fn seal_temp(temp: &File, mode: u32, display: &str) -> ToolResult<()> {
+    rustix::fs::fchmod(temp, Mode::from_raw_mode(mode as _))
+        .map_err(|errno| map_errno("write", display, errno))?;
+    temp.sync_all()
+        .map_err(|error| ToolError::io("write", display, &error))?;
+    rustix::fs::flock(temp, FlockOperation::NonBlockingLockExclusive)
+        .map_err(|errno| map_errno("lock", display, errno))
 }
 
 /// Fails unless `name` in `dir` is still the inode described by `meta`.
