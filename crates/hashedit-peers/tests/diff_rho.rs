@@ -587,17 +587,9 @@ impl DocModel {
                     .into_iter()
                     .map(|n| lines[n - 1].as_str())
                     .collect();
-                let (rows, file_style) = common::other_style_rows(body, &context);
-                if (si, oi) == (named_section, named_op)
-                    && rows.first() == Some(&(row - 1))
-                    && common::indent_of(&body[row - 1]) == Some(style)
-                {
+                let named = ((si, oi) == (named_section, named_op)).then_some((row, style));
+                if common::reindent_other_style(body, &context, named) {
                     confirmed = true;
-                }
-                if let Some(file_style) = file_style {
-                    for r in rows {
-                        body[r] = common::reindent(&body[r], file_style);
-                    }
                 }
             }
         }
