@@ -495,10 +495,16 @@ impl DocModel {
 
     /// The same document with repeated inserts dropped (first kept).
     fn dedupe_inserts(&self) -> DocModel {
+        self.dedupe_by(insert_key)
+    }
+
+    /// The same document with every op dropped whose `key` equals an
+    /// earlier op's in its section (ops without a key are kept).
+    fn dedupe_by<K: PartialEq>(&self, key: impl Fn(&Op) -> Option<K>) -> DocModel {
         let mut out = self.clone();
         for section in &mut out.sections {
             let mut seen = Vec::new();
-            section.ops.retain(|op| match insert_key(op) {
+            section.ops.retain(|op| match key(op) {
                 Some(key) if seen.contains(&key) => false,
                 Some(key) => {
                     seen.push(key);
@@ -606,19 +612,7 @@ impl DocModel {
 
     /// The same document with repeated span ops dropped (first kept).
     fn dedupe_spans(&self) -> DocModel {
-        let mut out = self.clone();
-        for section in &mut out.sections {
-            let mut seen = Vec::new();
-            section.ops.retain(|op| match span_key(op) {
-                Some(key) if seen.contains(&key) => false,
-                Some(key) => {
-                    seen.push(key);
-                    true
-                }
-                None => true,
-            });
-        }
-        out
+        self.dedupe_by(span_key)
     }
 
     /// The same document with sections on `path` tagged `from` retagged
