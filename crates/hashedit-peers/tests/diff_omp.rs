@@ -1969,15 +1969,7 @@ fn indent_refusal(
             }
         }
     }
-    if confirmed {
-        Ok(fixed)
-    } else {
-        Err(format!(
-            "we refused body row {row} of the op on document line {line} as indented with {}, \
-             but the restated rule does not flag that row",
-            style.word()
-        ))
-    }
+    common::confirmed_indent_refusal(confirmed, fixed, line, row, style)
 }
 
 /// Tag compatibility is a hard requirement: the `omp` scheme equals the

@@ -599,15 +599,7 @@ impl DocModel {
                 }
             }
         }
-        if confirmed {
-            Ok(fixed)
-        } else {
-            Err(format!(
-                "we refused body row {row} of the op on document line {line} as indented with {}, \
-                 but the restated rule does not flag that row",
-                style.word()
-            ))
-        }
+        common::confirmed_indent_refusal(confirmed, fixed, line, row, style)
     }
 
     /// The same document with repeated span ops dropped (first kept).

@@ -310,6 +310,27 @@ pub fn reindent_other_style(
     confirmed
 }
 
+/// `fixed` when the restated rule `confirmed` our indentation refusal (of
+/// body row `row` of the op on document line `line` as indented with
+/// `style`), else the error saying that the rule does not flag that row.
+pub fn confirmed_indent_refusal<T>(
+    confirmed: bool,
+    fixed: T,
+    line: usize,
+    row: usize,
+    style: Indent,
+) -> Result<T, String> {
+    if confirmed {
+        Ok(fixed)
+    } else {
+        Err(format!(
+            "we refused body row {row} of the op on document line {line} as indented with {}, \
+             but the restated rule does not flag that row",
+            style.word()
+        ))
+    }
+}
+
 /// `row` re-indented in `style`: each leading tab as four spaces, or the
 /// leading spaces as one tab per four columns (at least one).
 pub fn reindent(row: &str, style: Indent) -> String {
