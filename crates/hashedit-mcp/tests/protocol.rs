@@ -296,8 +296,9 @@ async fn descriptions_teach_the_format() {
 async fn schemas_agree_with_the_tools_argument_structs() {
     // The hand-written schemas name exactly the fields (and required
     // fields) of the argument structs the tools layer deserialises.
-    fn fields<T: schemars::JsonSchema>() -> (Vec<String>, Vec<String>) {
-        let schema = serde_json::to_value(schemars::schema_for!(T)).unwrap();
+    /// The sorted property names of `schema` and its sorted `required`
+    /// list (empty when it has none).
+    fn names_and_required(schema: &Value) -> (Vec<String>, Vec<String>) {
         let mut names: Vec<String> = schema["properties"]
             .as_object()
             .unwrap()
@@ -312,23 +313,14 @@ async fn schemas_agree_with_the_tools_argument_structs() {
         required.sort();
         (names, required)
     }
+    fn fields<T: schemars::JsonSchema>() -> (Vec<String>, Vec<String>) {
+        names_and_required(&serde_json::to_value(schemars::schema_for!(T)).unwrap())
+    }
     fn published(tool: ToolName) -> (Vec<String>, Vec<String>) {
         let schema = Value::Object(tool.input_schema());
-        let mut names: Vec<String> = schema["properties"]
-            .as_object()
-            .unwrap()
-            .keys()
-            .cloned()
-            .collect();
-        names.sort();
-        let mut required: Vec<String> = schema["required"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_str().unwrap().to_string())
-            .collect();
-        required.sort();
-        (names, required)
+        // A published schema always lists its required fields, if none.
+        assert!(schema["required"].is_array(), "{schema}");
+        names_and_required(&schema)
     }
     use hashedit_tools::args::*;
     assert_eq!(published(ToolName::ReadFile), fields::<ReadFileArgs>());

@@ -572,25 +572,11 @@ async fn race(
 async fn b07_racing_edits_on_neighbouring_lines_exactly_one_lands() {
     // The second edit cannot be rebased (its line's neighbour changed), so
     // exactly one lands and the other gets a stale tag and a live snapshot.
-    let fixture = Fixture::new();
-    let (client, server) = connect_default(&fixture).await;
-    let (one, both) = race(
-        &client,
-        &fixture,
-        40,
-        Racer {
-            op: "PUT 2:\n+TWO",
-            alone: "1\nTWO\n3\n4\n5\n",
-        },
-        Racer {
-            op: "PUT 3:\n+THREE",
-            alone: "1\n2\nTHREE\n4\n5\n",
-        },
-        None,
-    )
+    exactly_one_lands_against_put_2(Racer {
+        op: "PUT 3:\n+THREE",
+        alone: "1\n2\nTHREE\n4\n5\n",
+    })
     .await;
-    assert_eq!((one, both), (40, 0));
-    finish(client, server).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -599,6 +585,17 @@ async fn b07_racing_edits_on_distant_lines_exactly_one_lands() {
     // still holds the snapshot, but an edit written against it already
     // landed, so the other is stale (product.md §3 item 4): it is never
     // rebased onto the winner's result.
+    exactly_one_lands_against_put_2(Racer {
+        op: "PUT 4:\n+FOUR",
+        alone: "1\n2\n3\nFOUR\n5\n",
+    })
+    .await;
+}
+
+/// Races `PUT 2:` (line 2 becomes `TWO`) against `other` for 40 rounds on
+/// a fresh server and asserts that every round exactly one of the two
+/// lands and the other is refused as stale.
+async fn exactly_one_lands_against_put_2(other: Racer) {
     let fixture = Fixture::new();
     let (client, server) = connect_default(&fixture).await;
     let (one, both) = race(
@@ -609,10 +606,7 @@ async fn b07_racing_edits_on_distant_lines_exactly_one_lands() {
             op: "PUT 2:\n+TWO",
             alone: "1\nTWO\n3\n4\n5\n",
         },
-        Racer {
-            op: "PUT 4:\n+FOUR",
-            alone: "1\n2\n3\nFOUR\n5\n",
-        },
+        other,
         None,
     )
     .await;

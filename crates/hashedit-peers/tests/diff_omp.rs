@@ -1955,33 +1955,21 @@ fn indent_refusal(
                     _ => None,
                 }
             });
-            let Some((body, around)) = op_surroundings(op, total, block) else {
+            let Some((_, around)) = op_surroundings(op, total, block) else {
                 continue;
             };
             let context: Vec<&str> = around.iter().map(|&n| info.lines[n - 1].as_str()).collect();
-            let (rows, file_style) = common::other_style_rows(body, &context);
-            if (si, oi) == (named_section, named_op)
-                && rows.first() == Some(&(row - 1))
-                && common::indent_of(&body[row - 1]) == Some(style)
-            {
+            // op_surroundings only answers for the ops body_mut has a body of.
+            let Some(body) = body_mut(op) else {
+                continue;
+            };
+            let named = ((si, oi) == (named_section, named_op)).then_some((row, style));
+            if common::reindent_other_style(body, &context, named) {
                 confirmed = true;
-            }
-            if let (Some(file_style), Some(body)) = (file_style, body_mut(op)) {
-                for r in rows {
-                    body[r] = common::reindent(&body[r], file_style);
-                }
             }
         }
     }
-    if confirmed {
-        Ok(fixed)
-    } else {
-        Err(format!(
-            "we refused body row {row} of the op on document line {line} as indented with {}, \
-             but the restated rule does not flag that row",
-            style.word()
-        ))
-    }
+    common::confirmed_indent_refusal(confirmed, fixed, line, row, style)
 }
 
 /// Tag compatibility is a hard requirement: the `omp` scheme equals the

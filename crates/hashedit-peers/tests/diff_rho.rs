@@ -495,10 +495,16 @@ impl DocModel {
 
     /// The same document with repeated inserts dropped (first kept).
     fn dedupe_inserts(&self) -> DocModel {
+        self.dedupe_by(insert_key)
+    }
+
+    /// The same document with every op dropped whose `key` equals an
+    /// earlier op's in its section (ops without a key are kept).
+    fn dedupe_by<K: PartialEq>(&self, key: impl Fn(&Op) -> Option<K>) -> DocModel {
         let mut out = self.clone();
         for section in &mut out.sections {
             let mut seen = Vec::new();
-            section.ops.retain(|op| match insert_key(op) {
+            section.ops.retain(|op| match key(op) {
                 Some(key) if seen.contains(&key) => false,
                 Some(key) => {
                     seen.push(key);
@@ -587,46 +593,18 @@ impl DocModel {
                     .into_iter()
                     .map(|n| lines[n - 1].as_str())
                     .collect();
-                let (rows, file_style) = common::other_style_rows(body, &context);
-                if (si, oi) == (named_section, named_op)
-                    && rows.first() == Some(&(row - 1))
-                    && common::indent_of(&body[row - 1]) == Some(style)
-                {
+                let named = ((si, oi) == (named_section, named_op)).then_some((row, style));
+                if common::reindent_other_style(body, &context, named) {
                     confirmed = true;
-                }
-                if let Some(file_style) = file_style {
-                    for r in rows {
-                        body[r] = common::reindent(&body[r], file_style);
-                    }
                 }
             }
         }
-        if confirmed {
-            Ok(fixed)
-        } else {
-            Err(format!(
-                "we refused body row {row} of the op on document line {line} as indented with {}, \
-                 but the restated rule does not flag that row",
-                style.word()
-            ))
-        }
+        common::confirmed_indent_refusal(confirmed, fixed, line, row, style)
     }
 
     /// The same document with repeated span ops dropped (first kept).
     fn dedupe_spans(&self) -> DocModel {
-        let mut out = self.clone();
-        for section in &mut out.sections {
-            let mut seen = Vec::new();
-            section.ops.retain(|op| match span_key(op) {
-                Some(key) if seen.contains(&key) => false,
-                Some(key) => {
-                    seen.push(key);
-                    true
-                }
-                None => true,
-            });
-        }
-        out
+        self.dedupe_by(span_key)
     }
 
     /// The same document with sections on `path` tagged `from` retagged

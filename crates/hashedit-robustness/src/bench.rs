@@ -7,7 +7,7 @@ use crate::corpus::Corpus;
 use crate::engine::{Attempt, Engine, Reply};
 use crate::mistakes::{Mistake, Variant, variant};
 use crate::mutate::{Lang, Mutation, Task, make_task};
-use crate::rng::Rng;
+use crate::rng;
 use crate::score::{Outcome, actionable, score};
 use crate::tokens;
 
@@ -34,7 +34,7 @@ pub fn generate(corpus: &Corpus, count: usize, seed: u64) -> Vec<Case> {
     let langs = corpus.files.len();
     (0..count)
         .filter_map(|i| {
-            let mut rng = Rng::stream(seed, i as u64);
+            let mut rng = rng::stream(seed, i as u64);
             let (_, files) = &corpus.files[i % langs];
             let first = (i / langs) % Mutation::ALL.len();
             let task = (0..Mutation::ALL.len()).find_map(|k| {
@@ -45,7 +45,7 @@ pub fn generate(corpus: &Corpus, count: usize, seed: u64) -> Vec<Case> {
                 .iter()
                 .enumerate()
                 .filter_map(|(m, &mistake)| {
-                    let mut rng = Rng::stream(seed ^ (0x5EED_0000 + m as u64), i as u64);
+                    let mut rng = rng::stream(seed ^ (0x5EED_0000 + m as u64), i as u64);
                     variant(&task, mistake, &mut rng)
                 })
                 .collect();

@@ -320,6 +320,13 @@ impl<'a> Site<'a> {
         self.line_starts.partition_point(|&s| s <= byte)
     }
 
+    /// `edits` with its description, `what` after "line N: " where N is the
+    /// 1-based line the first edit starts on.
+    fn described(&self, edits: Edits, what: String) -> (Edits, String) {
+        let row = self.row_of(&edits);
+        (edits, format!("line {row}: {what}"))
+    }
+
     /// Operator tokens of binary expressions, with their swap.
     fn operators(&self) -> Vec<(Edits, String)> {
         const SWAPS: &[(&str, &str)] = &[
@@ -358,9 +365,10 @@ impl<'a> Site<'a> {
                 let Some((_, to)) = SWAPS.iter().find(|(f, _)| *f == from) else {
                     continue;
                 };
-                let edits = vec![(op.byte_range(), to.to_string())];
-                let row = self.row_of(&edits);
-                out.push((edits, format!("line {row}: operator {from} -> {to}")));
+                out.push(self.described(
+                    vec![(op.byte_range(), to.to_string())],
+                    format!("operator {from} -> {to}"),
+                ));
             }
         }
         out
@@ -380,9 +388,10 @@ impl<'a> Site<'a> {
                 "False" => "True",
                 _ => continue,
             };
-            let edits = vec![(node.byte_range(), to.to_string())];
-            let row = self.row_of(&edits);
-            out.push((edits, format!("line {row}: {from} -> {to}")));
+            out.push(self.described(
+                vec![(node.byte_range(), to.to_string())],
+                format!("{from} -> {to}"),
+            ));
         }
         out
     }
@@ -404,14 +413,15 @@ impl<'a> Site<'a> {
             let Ok(value) = from.parse::<u64>() else {
                 continue;
             };
-            let to = if value == 0 || rng.chance(50) {
+            let to = if value == 0 || rng.percent(50) {
                 value + 1
             } else {
                 value - 1
             };
-            let edits = vec![(node.byte_range(), to.to_string())];
-            let row = self.row_of(&edits);
-            out.push((edits, format!("line {row}: literal {from} -> {to}")));
+            out.push(self.described(
+                vec![(node.byte_range(), to.to_string())],
+                format!("literal {from} -> {to}"),
+            ));
         }
         out
     }
@@ -435,11 +445,7 @@ impl<'a> Site<'a> {
                 (a.byte_range(), tb.to_string()),
                 (b.byte_range(), ta.to_string()),
             ];
-            let row = self.row_of(&edits);
-            out.push((
-                edits,
-                format!("line {row}: swapped arguments {ta} and {tb}"),
-            ));
+            out.push(self.described(edits, format!("swapped arguments {ta} and {tb}")));
         }
         out
     }

@@ -32,6 +32,8 @@
 mod commit;
 mod lock;
 mod open;
+#[cfg(test)]
+mod test_support;
 mod transaction;
 mod write;
 

@@ -11,9 +11,20 @@ use hashedit_tools::{ErrorKind, Session, ToolContext};
 
 fn setup(content: &str) -> (tempfile::TempDir, Workspace, Session) {
     let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("f.txt"), content).unwrap();
+    put_f_txt(&dir, content);
     let ws = Workspace::new(dir.path()).unwrap();
     (dir, ws, Session::new())
+}
+
+/// The content of `f.txt` now.
+fn f_txt(dir: &tempfile::TempDir) -> String {
+    fs::read_to_string(dir.path().join("f.txt")).unwrap()
+}
+
+/// Writes `f.txt` directly, not through the tools (as another program
+/// would).
+fn put_f_txt(dir: &tempfile::TempDir, content: impl AsRef<[u8]>) {
+    fs::write(dir.path().join("f.txt"), content).unwrap();
 }
 
 fn read_tag(cx: &ToolContext) -> String {
@@ -41,7 +52,7 @@ fn b05_colliding_snapshot_is_stale() {
     let cx = ToolContext::new(&ws).with_session(&session);
     let t = read_tag(&cx);
     let changed = "// build 075ab-002d6\nalpha\nbeta\n";
-    fs::write(dir.path().join("f.txt"), changed).unwrap();
+    put_f_txt(&dir, changed);
     assert_eq!(
         read_tag(&ToolContext::new(&ws)),
         t,
@@ -56,10 +67,7 @@ fn b05_colliding_snapshot_is_stale() {
         "{}",
         err.message
     );
-    assert_eq!(
-        fs::read_to_string(dir.path().join("f.txt")).unwrap(),
-        changed
-    );
+    assert_eq!(f_txt(&dir), changed);
 }
 
 #[test]
@@ -67,12 +75,9 @@ fn whitespace_drift_is_not_a_collision() {
     let (dir, ws, session) = setup("a\r\nb\r\n");
     let cx = ToolContext::new(&ws).with_session(&session);
     let t = read_tag(&cx);
-    fs::write(dir.path().join("f.txt"), "a\nb\n").unwrap();
+    put_f_txt(&dir, "a\nb\n");
     edit(&cx, format!("[f.txt#{t}]\nPUT 1:\n+X")).unwrap();
-    assert_eq!(
-        fs::read_to_string(dir.path().join("f.txt")).unwrap(),
-        "X\nb\n"
-    );
+    assert_eq!(f_txt(&dir), "X\nb\n");
 }
 
 #[test]
@@ -82,13 +87,10 @@ fn drift_in_an_unrelated_region_is_rebased() {
     let cx = ToolContext::new(&ws).with_session(&session);
     let t = read_tag(&cx);
     let drifted = format!("// header one\n// header two\n{original}");
-    fs::write(dir.path().join("f.txt"), &drifted).unwrap();
+    put_f_txt(&dir, &drifted);
     let live = read_tag(&ToolContext::new(&ws));
     let out = edit(&cx, format!("[f.txt#{t}]\nPUT 8:\n+LINE EIGHT")).unwrap();
-    assert_eq!(
-        fs::read_to_string(dir.path().join("f.txt")).unwrap(),
-        drifted.replace("line 8\n", "LINE EIGHT\n")
-    );
+    assert_eq!(f_txt(&dir), drifted.replace("line 8\n", "LINE EIGHT\n"));
     assert!(
         out.text
             .contains(&format!("snapshot {t} was served (it is now {live})")),
@@ -107,7 +109,7 @@ fn drift_at_the_edited_lines_fails_closed() {
     let cx = ToolContext::new(&ws).with_session(&session);
     let t = read_tag(&cx);
     let drifted = original.replace("line 7\n", "line seven\n");
-    fs::write(dir.path().join("f.txt"), &drifted).unwrap();
+    put_f_txt(&dir, &drifted);
     let err = edit(&cx, format!("[f.txt#{t}]\nPUT 8:\n+LINE EIGHT")).unwrap_err();
     assert_eq!(err.kind, ErrorKind::StaleTag);
     assert!(
@@ -116,10 +118,7 @@ fn drift_at_the_edited_lines_fails_closed() {
         err.message
     );
     assert!(err.message.contains("\n7:line seven\n"), "{}", err.message);
-    assert_eq!(
-        fs::read_to_string(dir.path().join("f.txt")).unwrap(),
-        drifted
-    );
+    assert_eq!(f_txt(&dir), drifted);
 }
 
 #[test]
@@ -132,13 +131,10 @@ fn chained_edits_record_their_previews() {
     let t2 = &out.text[start..start + 4];
     // Someone appends a line; the second edit, chained from the preview
     // tag, is rebased (the appended line is far from line 1).
-    fs::write(dir.path().join("f.txt"), "a\nB\nc\nd\n").unwrap();
+    put_f_txt(&dir, "a\nB\nc\nd\n");
     let out = edit(&cx, format!("[f.txt#{t2}]\nPUT 1:\n+A")).unwrap();
     assert!(out.text.contains("moved by +0 lines"), "{}", out.text);
-    assert_eq!(
-        fs::read_to_string(dir.path().join("f.txt")).unwrap(),
-        "A\nB\nc\nd\n"
-    );
+    assert_eq!(f_txt(&dir), "A\nB\nc\nd\n");
 }
 
 #[test]
@@ -152,10 +148,7 @@ fn b06_reused_anchors_are_stale_even_with_a_session() {
     edit(&cx, format!("[f.txt#{t1}]\nPUT >1:\n+x")).unwrap();
     let err = edit(&cx, format!("[f.txt#{t1}]\nPUT 3:\n+C")).unwrap_err();
     assert_eq!(err.kind, ErrorKind::StaleTag);
-    assert_eq!(
-        fs::read_to_string(dir.path().join("f.txt")).unwrap(),
-        "a\nx\nb\nc\n"
-    );
+    assert_eq!(f_txt(&dir), "a\nx\nb\nc\n");
 }
 
 #[test]
@@ -172,7 +165,7 @@ fn b07_racing_edits_from_one_snapshot_exactly_one_lands_with_a_session() {
         assert_eq!(usize::from(ra.is_ok()) + usize::from(rb.is_ok()), 1);
         let loser = if ra.is_ok() { rb } else { ra };
         assert_eq!(loser.unwrap_err().kind, ErrorKind::StaleTag);
-        let after = fs::read_to_string(dir.path().join("f.txt")).unwrap();
+        let after = f_txt(&dir);
         assert!(
             after == "1\nTWO\n3\n4\n5\n" || after == "1\n2\n3\nFOUR\n5\n",
             "{after}"
@@ -186,7 +179,7 @@ fn a_rebased_edit_consumes_the_snapshot_it_was_written_against() {
     let (dir, ws, session) = setup(&original);
     let cx = ToolContext::new(&ws).with_session(&session);
     let t = read_tag(&cx);
-    fs::write(dir.path().join("f.txt"), format!("top\n{original}")).unwrap();
+    put_f_txt(&dir, format!("top\n{original}"));
     edit(&cx, format!("[f.txt#{t}]\nPUT 8:\n+EIGHT")).unwrap();
     let err = edit(&cx, format!("[f.txt#{t}]\nPUT 2:\n+TWO")).unwrap_err();
     assert_eq!(err.kind, ErrorKind::StaleTag);
@@ -267,7 +260,7 @@ fn the_newest_snapshot_served_under_a_tag_is_the_one_it_names() {
     .unwrap();
     assert!(out.text.contains(&format!("[f.txt#{t}]")));
     // Someone restores v1: same tag, but not the snapshot last served.
-    fs::write(dir.path().join("f.txt"), "alpha\nbeta\n").unwrap();
+    put_f_txt(&dir, "alpha\nbeta\n");
     let err = edit(&cx, format!("[f.txt#{t}]\nPUT 1:\n+X")).unwrap_err();
     assert_eq!(err.kind, ErrorKind::StaleTag);
     assert!(err.message.contains("collision"), "{}", err.message);

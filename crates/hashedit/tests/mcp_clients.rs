@@ -246,19 +246,22 @@ fn inspector_reads_and_edits_a_file() {
     assert_eq!(read["isError"], false);
 
     let document = format!("input=[a.txt#{tag}]\nPUT 2:\n+TWO");
-    let edit = run_inspector(
-        &node,
-        &script,
-        ws.path(),
-        &[
-            "--method",
-            "tools/call",
-            "--tool-name",
-            "edit",
-            "--tool-arg",
-            &document,
-        ],
-    );
+    let send_edit = || {
+        run_inspector(
+            &node,
+            &script,
+            ws.path(),
+            &[
+                "--method",
+                "tools/call",
+                "--tool-name",
+                "edit",
+                "--tool-arg",
+                &document,
+            ],
+        )
+    };
+    let edit = send_edit();
     assert!(edit.status.success(), "{edit:?}");
     let edit = stdout_json(&edit);
     let new_tag = edit["structuredContent"]["files"][0]["new_tag"]
@@ -275,19 +278,7 @@ fn inspector_reads_and_edits_a_file() {
 
     // The old tag is stale now: an isError result, which the inspector
     // reports with exit status 5, and the file is untouched.
-    let stale = run_inspector(
-        &node,
-        &script,
-        ws.path(),
-        &[
-            "--method",
-            "tools/call",
-            "--tool-name",
-            "edit",
-            "--tool-arg",
-            &document,
-        ],
-    );
+    let stale = send_edit();
     assert_eq!(stale.status.code(), Some(5), "{stale:?}");
     let stale = stdout_json(&stale);
     assert_eq!(stale["isError"], true);

@@ -288,6 +288,49 @@ pub fn other_style_rows(body: &[String], context: &[&str]) -> (Vec<usize>, Optio
     (rows, Some(file))
 }
 
+/// Re-indents every row of `body` that [`other_style_rows`] flags against
+/// `context` in the context's style. `named` is the 1-based row and style
+/// our indentation refusal named, when it named this op; the result says
+/// whether that row is the first flagged row and was indented with that
+/// style (always `false` when `named` is `None`).
+pub fn reindent_other_style(
+    body: &mut [String],
+    context: &[&str],
+    named: Option<(usize, Indent)>,
+) -> bool {
+    let (rows, file_style) = other_style_rows(body, context);
+    let confirmed = named.is_some_and(|(row, style)| {
+        rows.first() == Some(&(row - 1)) && indent_of(&body[row - 1]) == Some(style)
+    });
+    if let Some(file_style) = file_style {
+        for r in rows {
+            body[r] = reindent(&body[r], file_style);
+        }
+    }
+    confirmed
+}
+
+/// `fixed` when the restated rule `confirmed` our indentation refusal (of
+/// body row `row` of the op on document line `line` as indented with
+/// `style`), else the error saying that the rule does not flag that row.
+pub fn confirmed_indent_refusal<T>(
+    confirmed: bool,
+    fixed: T,
+    line: usize,
+    row: usize,
+    style: Indent,
+) -> Result<T, String> {
+    if confirmed {
+        Ok(fixed)
+    } else {
+        Err(format!(
+            "we refused body row {row} of the op on document line {line} as indented with {}, \
+             but the restated rule does not flag that row",
+            style.word()
+        ))
+    }
+}
+
 /// `row` re-indented in `style`: each leading tab as four spaces, or the
 /// leading spaces as one tab per four columns (at least one).
 pub fn reindent(row: &str, style: Indent) -> String {

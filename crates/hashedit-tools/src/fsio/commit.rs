@@ -78,13 +78,28 @@ fn roll_back(locked: &mut [LockedFile], changed: &[usize]) -> String {
     restored.reverse();
     failed.reverse();
     let mut note = String::new();
+    push_keeps_edited(&mut note, &failed);
+    push_restored(&mut note, &restored);
+    note
+}
+
+/// Appends to a rollback note the clause naming the files this edit had
+/// already written and could not restore (`failed`, each "name (reason)"),
+/// which therefore keep the edited content; nothing when `failed` is empty.
+pub(super) fn push_keeps_edited(note: &mut String, failed: &[String]) {
     if !failed.is_empty() {
         note.push_str(&format!(
             "; restoring the files this edit had already written failed for {}, so {} the edited content",
-            join(&failed),
+            join(failed),
             if failed.len() == 1 { "it keeps" } else { "they keep" }
         ));
     }
+}
+
+/// Appends to a rollback note the clause naming the files this edit had
+/// already written and restored to their previous content; nothing when
+/// `restored` is empty.
+pub(super) fn push_restored(note: &mut String, restored: &[String]) {
     if !restored.is_empty() {
         let (verb, pronoun) = if restored.len() == 1 {
             ("was", "its")
@@ -93,10 +108,9 @@ fn roll_back(locked: &mut [LockedFile], changed: &[usize]) -> String {
         };
         note.push_str(&format!(
             "; {}, already written by this edit, {verb} restored to {pronoun} previous content",
-            join(&restored)
+            join(restored)
         ));
     }
-    note
 }
 
 /// "a", "a and b", "a, b and c".
@@ -113,30 +127,21 @@ mod tests {
     use super::*;
     use crate::fsio::fault::{self, Point};
     use crate::fsio::lock_all;
-    use crate::workspace::{Resolve, ResolvedPath, Workspace};
+    use crate::fsio::test_support::{empty_workspace, listing, resolve};
+    use crate::workspace::{ResolvedPath, Workspace};
     use std::os::unix::fs::PermissionsExt;
     use tempfile::TempDir;
 
     fn setup(files: &[(&str, &str)]) -> (TempDir, Workspace, Vec<ResolvedPath>) {
-        let dir = TempDir::new().unwrap();
-        let ws = Workspace::new(dir.path()).unwrap();
+        let (dir, ws) = empty_workspace();
         let paths = files
             .iter()
             .map(|(name, content)| {
                 std::fs::write(ws.root().join(name), content).unwrap();
-                ws.resolve(name, Resolve::Existing).unwrap()
+                resolve(&ws, name)
             })
             .collect();
         (dir, ws, paths)
-    }
-
-    fn listing(ws: &Workspace) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(ws.root())
-            .unwrap()
-            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
     }
 
     fn read(ws: &Workspace, name: &str) -> Vec<u8> {
@@ -153,7 +158,7 @@ mod tests {
         assert_eq!(read(&ws, "a.txt"), b"A\n");
         assert_eq!(read(&ws, "b.txt"), b"b\n");
         assert_eq!(read(&ws, "c.txt"), b"C\n");
-        assert_eq!(listing(&ws), ["a.txt", "b.txt", "c.txt"]);
+        assert_eq!(listing(ws.root()), ["a.txt", "b.txt", "c.txt"]);
     }
 
     #[test]
@@ -194,7 +199,7 @@ mod tests {
             .mode()
             & 0o7777;
         assert_eq!(mode, 0o751);
-        assert_eq!(listing(&ws), ["a.txt", "b.txt", "c.txt"]);
+        assert_eq!(listing(ws.root()), ["a.txt", "b.txt", "c.txt"]);
     }
 
     #[test]
@@ -248,7 +253,7 @@ mod tests {
         assert_eq!(read(&ws, "a.txt"), b"a\n");
         assert_eq!(read(&ws, "b.txt"), b"B\n");
         assert_eq!(read(&ws, "c.txt"), b"c\n");
-        assert_eq!(listing(&ws), ["a.txt", "b.txt", "c.txt"]);
+        assert_eq!(listing(ws.root()), ["a.txt", "b.txt", "c.txt"]);
     }
 
     #[test]

@@ -328,20 +328,10 @@ fn acquire(file: &File, display: &str, deadline: Instant) -> ToolResult<()> {
 mod tests {
     use super::*;
     use crate::fsio::replace;
+    use crate::fsio::test_support::{empty_workspace, resolve};
     use crate::workspace::Resolve;
     use std::os::unix::fs::{MetadataExt, symlink};
     use std::sync::mpsc;
-    use tempfile::TempDir;
-
-    fn setup() -> (TempDir, Workspace) {
-        let dir = TempDir::new().unwrap();
-        let ws = Workspace::new(dir.path()).unwrap();
-        (dir, ws)
-    }
-
-    fn resolve(ws: &Workspace, path: &str) -> ResolvedPath {
-        ws.resolve(path, Resolve::Existing).unwrap()
-    }
 
     fn hold_flock(path: &std::path::Path) -> File {
         let file = File::open(path).unwrap();
@@ -351,7 +341,7 @@ mod tests {
 
     #[test]
     fn locks_and_reads_under_the_lock() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         std::fs::write(ws.root().join("f.txt"), b"a\nb\n").unwrap();
         let locked = lock_existing(&ws, &resolve(&ws, "f.txt"), 100).unwrap();
         assert_eq!(locked.original, b"a\nb\n");
@@ -375,7 +365,7 @@ mod tests {
 
     #[test]
     fn lock_times_out_with_exact_message() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         std::fs::write(ws.root().join("f.txt"), b"a\n").unwrap();
         let _holder = hold_flock(&ws.root().join("f.txt"));
         let error = lock_existing(&ws, &resolve(&ws, "f.txt"), 100).unwrap_err();
@@ -388,7 +378,7 @@ mod tests {
 
     #[test]
     fn waits_for_a_short_lock() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         std::fs::write(ws.root().join("f.txt"), b"a\n").unwrap();
         let holder = hold_flock(&ws.root().join("f.txt"));
         let (tx, rx) = mpsc::channel();
@@ -405,7 +395,7 @@ mod tests {
 
     #[test]
     fn missing_large_and_special_files() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let missing = ws.resolve("nope.txt", Resolve::MayCreate).unwrap();
         assert_eq!(
             lock_existing(&ws, &missing, 10).unwrap_err().kind,
@@ -429,7 +419,7 @@ mod tests {
     #[test]
     fn vanished_file_is_not_found_and_not_recreated() {
         // Handed case D02 (b).
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         std::fs::write(ws.root().join("f.txt"), b"a\n").unwrap();
         let path = resolve(&ws, "f.txt");
         std::fs::remove_file(ws.root().join("f.txt")).unwrap();
@@ -442,7 +432,7 @@ mod tests {
 
     #[test]
     fn an_external_rename_while_locked_hands_the_path_to_the_new_inode() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let target = ws.root().join("f.txt");
         std::fs::write(&target, b"old\n").unwrap();
         let path = resolve(&ws, "f.txt");
@@ -462,7 +452,7 @@ mod tests {
 
     #[test]
     fn a_waiter_follows_a_replace_to_the_new_inode() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let target = ws.root().join("f.txt");
         std::fs::write(&target, b"old\n").unwrap();
         let path = resolve(&ws, "f.txt");
@@ -491,7 +481,7 @@ mod tests {
 
     #[test]
     fn lock_all_returns_input_order_and_refuses_duplicates() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         for name in ["c.txt", "a.txt", "b.txt"] {
             std::fs::write(ws.root().join(name), name).unwrap();
         }
@@ -527,7 +517,7 @@ mod tests {
 
     #[test]
     fn lock_all_releases_everything_on_error() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         std::fs::write(ws.root().join("a.txt"), b"a").unwrap();
         std::fs::write(ws.root().join("z.txt"), vec![b'z'; 50]).unwrap();
         let paths = vec![resolve(&ws, "z.txt"), resolve(&ws, "a.txt")];

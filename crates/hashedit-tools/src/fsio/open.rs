@@ -471,24 +471,14 @@ pub(super) fn same_inode(a: &Stat, b: &Stat) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workspace::Resolve;
+    use crate::fsio::test_support::{empty_workspace, resolve};
     use std::io::Write;
     use std::os::unix::fs::{PermissionsExt, symlink};
     use tempfile::TempDir;
 
-    fn setup() -> (TempDir, Workspace) {
-        let dir = TempDir::new().unwrap();
-        let ws = Workspace::new(dir.path()).unwrap();
-        (dir, ws)
-    }
-
-    fn resolve(ws: &Workspace, path: &str) -> ResolvedPath {
-        ws.resolve(path, Resolve::Existing).unwrap()
-    }
-
     #[test]
     fn opens_regular_files_and_reads_them() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         std::fs::create_dir(ws.root().join("sub")).unwrap();
         std::fs::write(ws.root().join("sub/a.txt"), b"hello\n").unwrap();
         let mut file = open_regular(&ws, &resolve(&ws, "sub/a.txt")).unwrap();
@@ -505,7 +495,7 @@ mod tests {
 
     #[test]
     fn read_bounded_refuses_large_files_with_exact_message() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         std::fs::write(ws.root().join("big.log"), vec![b'x'; 2000]).unwrap();
         let mut file = open_regular(&ws, &resolve(&ws, "big.log")).unwrap();
         let error = read_bounded(&mut file, "big.log", 1000).unwrap_err();
@@ -537,7 +527,7 @@ mod tests {
 
     #[test]
     fn read_bounded_checks_the_size_first() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let path = ws.root().join("grow.log");
         std::fs::write(&path, b"12345").unwrap();
         let mut file = open_regular(&ws, &resolve(&ws, "grow.log")).unwrap();
@@ -557,7 +547,7 @@ mod tests {
 
     #[test]
     fn directories_are_refused() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         std::fs::create_dir(ws.root().join("src")).unwrap();
         let error = open_regular(&ws, &resolve(&ws, "src")).unwrap_err();
         assert_eq!(error.kind, ErrorKind::NotARegularFile);
@@ -576,7 +566,7 @@ mod tests {
     #[test]
     #[cfg(not(target_vendor = "apple"))]
     fn fifos_are_refused_without_blocking() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let root = open_root(ws.root(), ".").unwrap();
         rustix::fs::mkfifoat(&root, "pipe", Mode::from_raw_mode(0o644)).unwrap();
         let error = open_regular(&ws, &resolve(&ws, "pipe")).unwrap_err();
@@ -600,7 +590,7 @@ mod tests {
 
     #[test]
     fn sockets_are_refused() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let _listener = std::os::unix::net::UnixListener::bind(ws.root().join("sock")).unwrap();
         let error = open_regular(&ws, &resolve(&ws, "sock")).unwrap_err();
         assert_eq!(error.kind, ErrorKind::NotARegularFile);
@@ -612,7 +602,7 @@ mod tests {
 
     #[test]
     fn devices_are_refused() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         #[cfg(any(target_os = "linux", target_os = "android"))]
         {
             let root = open_root(ws.root(), ".").unwrap();
@@ -646,7 +636,7 @@ mod tests {
 
     #[test]
     fn a_symlink_swapped_in_after_resolution_is_a_conflict() {
-        let (dir, ws) = setup();
+        let (dir, ws) = empty_workspace();
         let outside = TempDir::new().unwrap();
         std::fs::write(outside.path().join("secret"), b"secret\n").unwrap();
         std::fs::create_dir(ws.root().join("sub")).unwrap();
@@ -673,7 +663,7 @@ mod tests {
 
     #[test]
     fn the_portable_walk_opens_and_creates_directories() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         std::fs::create_dir_all(ws.root().join("a/b")).unwrap();
         let root = open_root(ws.root(), "x").unwrap();
         let fd = walk_dirs(root, Path::new("a/b"), "a/b/x", false).unwrap();
@@ -690,7 +680,7 @@ mod tests {
 
     #[test]
     fn vanished_files_are_not_found() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         std::fs::write(ws.root().join("f.txt"), b"a\n").unwrap();
         let path = resolve(&ws, "f.txt");
         std::fs::remove_file(ws.root().join("f.txt")).unwrap();
@@ -700,7 +690,7 @@ mod tests {
 
     #[test]
     fn unreadable_files_are_opened_by_root_only() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let path = ws.root().join("secret.txt");
         std::fs::write(&path, b"s").unwrap();
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000)).unwrap();

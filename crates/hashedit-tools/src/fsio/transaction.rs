@@ -10,23 +10,23 @@
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
-use std::io::{self, Write};
+use std::io;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::path::Path;
 
-use rustix::fs::{AtFlags, FlockOperation, Gid, Mode, Uid};
+use rustix::fs::{AtFlags, Gid};
 use rustix::io::Errno;
 
-use super::commit::join;
+use super::commit::{join, push_keeps_edited, push_restored};
 #[cfg(test)]
 use super::fault::Point;
-use super::lock::{FileMeta, LockedFile};
+use super::lock::LockedFile;
 use super::open::{
     CreatedDir, map_create_errno, map_errno, open_root, same_inode, split, walk_dirs_recording,
 };
 use super::write::{
-    NoReplace, check_still_there, create_temp, hidden_name, read_only_error, rename_away,
-    rename_no_replace, replace_inner, sync_dir,
+    NoReplace, check_still_there, copy_owner, hidden_name, read_only_error, rename_away,
+    rename_no_replace, replace_inner, seal_temp, sync_dir, write_temp,
 };
 use crate::error::{ErrorKind, ToolError, ToolResult, os_message};
 use crate::workspace::{ResolvedPath, Workspace};
@@ -507,47 +507,25 @@ fn create_locked(
     let root_fd = open_root(root, display)?;
     let dir = walk_dirs_recording(root_fd, parent, display, true, dirs)?;
     let fd = dir.as_fd();
-    let (mut temp, guard) = create_temp(fd, 0o600, display)?;
-    temp.write_all(bytes)
-        .map_err(|error| ToolError::io("write", display, &error))?;
+    let (temp, guard, made) = write_temp(fd, bytes, display)?;
     let meta = source.meta;
     let mut mode = meta.mode;
     let mut warning = None;
-    let made = FileMeta::of(
-        &rustix::fs::fstat(&temp).map_err(|errno| map_errno("write", display, errno))?,
-    );
-    if made.uid != meta.uid || made.gid != meta.gid {
-        let owner = rustix::fs::fchown(
-            &temp,
-            Some(Uid::from_raw(meta.uid)),
-            Some(Gid::from_raw(meta.gid)),
-        );
-        match owner {
-            Ok(()) => {}
-            Err(errno) if errno == Errno::PERM => {
-                // At least the group, when it is one of ours.
-                let _ = rustix::fs::fchown(&temp, None, Some(Gid::from_raw(meta.gid)));
-                let lost_bits = if mode & 0o6000 != 0 {
-                    " and without its setuid/setgid bits"
-                } else {
-                    ""
-                };
-                mode &= !0o6000;
-                warning = Some(format!(
-                    "warning: {display}: this process may not give files to {}'s owner (uid {}, gid {}), so the moved file belongs to the editing user{lost_bits}",
-                    source.display, meta.uid, meta.gid
-                ));
-            }
-            Err(errno) => return Err(map_errno("write", display, errno)),
-        }
+    if !copy_owner(&temp, &made, &meta, display)? {
+        // At least the group, when it is one of ours.
+        let _ = rustix::fs::fchown(&temp, None, Some(Gid::from_raw(meta.gid)));
+        let lost_bits = if mode & 0o6000 != 0 {
+            " and without its setuid/setgid bits"
+        } else {
+            ""
+        };
+        mode &= !0o6000;
+        warning = Some(format!(
+            "warning: {display}: this process may not give files to {}'s owner (uid {}, gid {}), so the moved file belongs to the editing user{lost_bits}",
+            source.display, meta.uid, meta.gid
+        ));
     }
-    // After fchown, which may clear setuid/setgid bits.
-    rustix::fs::fchmod(&temp, Mode::from_raw_mode(mode as _))
-        .map_err(|errno| map_errno("write", display, errno))?;
-    temp.sync_all()
-        .map_err(|error| ToolError::io("write", display, &error))?;
-    rustix::fs::flock(&temp, FlockOperation::NonBlockingLockExclusive)
-        .map_err(|errno| map_errno("lock", display, errno))?;
+    seal_temp(&temp, mode, display)?;
     #[cfg(test)]
     super::fault::inject(Point::BeforeInstall, display)
         .map_err(|error| ToolError::io("write", display, &error))?;
@@ -694,32 +672,12 @@ fn roll_back(locked: &mut [LockedFile], changes: &[Change], journal: Vec<Step>) 
     }
 
     let mut note = String::new();
-    if !rewrite_failed.is_empty() {
-        note.push_str(&format!(
-            "; restoring the files this edit had already written failed for {}, so {} the edited content",
-            join(&rewrite_failed),
-            if rewrite_failed.len() == 1 {
-                "it keeps"
-            } else {
-                "they keep"
-            }
-        ));
-    }
+    push_keeps_edited(&mut note, &rewrite_failed);
     for failure in failures {
         note.push_str("; ");
         note.push_str(&failure);
     }
-    if !rewritten.is_empty() {
-        let (verb, pronoun) = if rewritten.len() == 1 {
-            ("was", "its")
-        } else {
-            ("were", "their")
-        };
-        note.push_str(&format!(
-            "; {}, already written by this edit, {verb} restored to {pronoun} previous content",
-            join(&rewritten)
-        ));
-    }
+    push_restored(&mut note, &rewritten);
     for (names, how, done) in [
         (&put_back, "deleted", "put back"),
         (&moved_back, "moved away", "put back"),
@@ -812,8 +770,10 @@ fn remove_new_file(new: NewFile) -> Result<(), String> {
 mod tests {
     use super::*;
     use crate::fsio::fault::{self, Point};
+    use crate::fsio::test_support::{empty_workspace, resolve};
     use crate::fsio::{commit_all, lock_all, lock_existing};
     use crate::workspace::Resolve;
+    use rustix::fs::FlockOperation;
     use std::os::unix::fs::{MetadataExt, PermissionsExt, symlink};
     use tempfile::TempDir;
 
@@ -859,8 +819,7 @@ mod tests {
 
     /// A workspace with `files` (name, content, mode), parents created.
     fn setup(files: &[(&str, &[u8], u32)]) -> (TempDir, Workspace) {
-        let dir = TempDir::new().unwrap();
-        let ws = Workspace::new(dir.path()).unwrap();
+        let (dir, ws) = empty_workspace();
         for (name, content, mode) in files {
             let path = ws.root().join(name);
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -871,10 +830,7 @@ mod tests {
     }
 
     fn lock(ws: &Workspace, names: &[&str]) -> Vec<LockedFile> {
-        let paths: Vec<ResolvedPath> = names
-            .iter()
-            .map(|name| ws.resolve(name, Resolve::Existing).unwrap())
-            .collect();
+        let paths: Vec<ResolvedPath> = names.iter().map(|name| resolve(ws, name)).collect();
         lock_all(ws, &paths, 1 << 20).unwrap()
     }
 

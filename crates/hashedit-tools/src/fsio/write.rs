@@ -132,32 +132,13 @@ fn via_rename(locked: &mut LockedFile, new_bytes: &[u8]) -> Result<Renamed, Fail
     let display = display.as_str();
     let meta = locked.meta;
     let dir = locked.dir.as_fd();
-    let (mut temp, guard) = create_temp(dir, 0o600, display)?;
-    temp.write_all(new_bytes)
-        .map_err(|error| ToolError::io("write", display, &error))?;
-    let stat = rustix::fs::fstat(&temp).map_err(|errno| map_errno("write", display, errno))?;
-    let made = FileMeta::of(&stat);
-    if made.uid != meta.uid || made.gid != meta.gid {
-        let owner = rustix::fs::fchown(
-            &temp,
-            Some(Uid::from_raw(meta.uid)),
-            Some(Gid::from_raw(meta.gid)),
-        );
-        match owner {
-            Ok(()) => {}
-            // Not permitted to give the file to its owner: rewrite in place
-            // instead, which keeps the owner (the guard removes the temp).
-            Err(errno) if errno == Errno::PERM => return Ok(Renamed::OwnerNotPreservable),
-            Err(errno) => return Err(map_errno("write", display, errno).into()),
-        }
+    let (temp, guard, made) = write_temp(dir, new_bytes, display)?;
+    if !copy_owner(&temp, &made, &meta, display)? {
+        // Not permitted to give the file to its owner: rewrite in place
+        // instead, which keeps the owner (the guard removes the temp).
+        return Ok(Renamed::OwnerNotPreservable);
     }
-    // After fchown, which may clear setuid/setgid bits.
-    rustix::fs::fchmod(&temp, Mode::from_raw_mode(meta.mode as _))
-        .map_err(|errno| map_errno("write", display, errno))?;
-    temp.sync_all()
-        .map_err(|error| ToolError::io("write", display, &error))?;
-    rustix::fs::flock(&temp, FlockOperation::NonBlockingLockExclusive)
-        .map_err(|errno| map_errno("lock", display, errno))?;
+    seal_temp(&temp, meta.mode, display)?;
     #[cfg(test)]
     super::fault::inject(Point::BeforeRename, display)
         .map_err(|error| ToolError::io("write", display, &error))?;
@@ -187,6 +168,59 @@ fn via_rename(locked: &mut LockedFile, new_bytes: &[u8]) -> Result<Renamed, Fail
         .map_err(|error| applied(dir_sync_error(display, &error)))?;
     sync_dir(locked.dir.as_fd(), display).map_err(applied)?;
     Ok(Renamed::Done)
+}
+
+/// A new temp file in `dir` (see [`create_temp`]; mode 0600 until
+/// [`seal_temp`]) holding `bytes`, with its guard and its metadata as
+/// created.
+pub(super) fn write_temp<'d>(
+    dir: BorrowedFd<'d>,
+    bytes: &[u8],
+    display: &str,
+) -> ToolResult<(File, TempName<'d>, FileMeta)> {
+    let (mut temp, guard) = create_temp(dir, 0o600, display)?;
+    temp.write_all(bytes)
+        .map_err(|error| ToolError::io("write", display, &error))?;
+    let stat = rustix::fs::fstat(&temp).map_err(|errno| map_errno("write", display, errno))?;
+    Ok((temp, guard, FileMeta::of(&stat)))
+}
+
+/// Gives `temp` (created as `made`) the owner and group in `meta` when it
+/// does not have them yet. `Ok(false)` when this process may not give files
+/// away (`EPERM`; nothing was changed); any other failure is an error
+/// naming `display`.
+pub(super) fn copy_owner(
+    temp: &File,
+    made: &FileMeta,
+    meta: &FileMeta,
+    display: &str,
+) -> ToolResult<bool> {
+    if made.uid == meta.uid && made.gid == meta.gid {
+        return Ok(true);
+    }
+    let owner = rustix::fs::fchown(
+        temp,
+        Some(Uid::from_raw(meta.uid)),
+        Some(Gid::from_raw(meta.gid)),
+    );
+    match owner {
+        Ok(()) => Ok(true),
+        Err(errno) if errno == Errno::PERM => Ok(false),
+        Err(errno) => Err(map_errno("write", display, errno)),
+    }
+}
+
+/// Readies a written temp file for installation: sets `mode` (after any
+/// [`copy_owner`], since `fchown` may clear setuid/setgid bits), syncs it
+/// and takes its exclusive hashedit lock, so it is locked from the moment
+/// it gets its name.
+pub(super) fn seal_temp(temp: &File, mode: u32, display: &str) -> ToolResult<()> {
+    rustix::fs::fchmod(temp, Mode::from_raw_mode(mode as _))
+        .map_err(|errno| map_errno("write", display, errno))?;
+    temp.sync_all()
+        .map_err(|error| ToolError::io("write", display, &error))?;
+    rustix::fs::flock(temp, FlockOperation::NonBlockingLockExclusive)
+        .map_err(|errno| map_errno("lock", display, errno))
 }
 
 /// Fails unless `name` in `dir` is still the inode described by `meta`.
@@ -566,30 +600,14 @@ pub fn is_temp_leftover(name: &std::ffi::OsStr) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fsio::test_support::{empty_workspace, listing};
     use crate::fsio::{fault, lock_existing};
     use crate::workspace::Resolve;
     use std::os::unix::fs::{MetadataExt, PermissionsExt, symlink};
     use std::path::Path;
-    use tempfile::TempDir;
-
-    fn setup() -> (TempDir, Workspace) {
-        let dir = TempDir::new().unwrap();
-        let ws = Workspace::new(dir.path()).unwrap();
-        (dir, ws)
-    }
 
     fn lock(ws: &Workspace, path: &str) -> LockedFile {
         lock_existing(ws, &ws.resolve(path, Resolve::Existing).unwrap(), 1 << 20).unwrap()
-    }
-
-    /// Sorted names in `dir`.
-    fn listing(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
     }
 
     fn mode(path: &Path) -> u32 {
@@ -640,7 +658,7 @@ mod tests {
     #[test]
     fn replace_keeps_mode_and_writes_exact_bytes() {
         // Handed case B18.
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let script = ws.root().join("run.sh");
         std::fs::write(&script, b"#!/bin/sh\necho a\n").unwrap();
         std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -667,7 +685,7 @@ mod tests {
 
     #[test]
     fn replace_keeps_special_mode_bits_and_owner() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let path = ws.root().join("tool");
         std::fs::write(&path, b"x").unwrap();
         let is_root = rustix::process::geteuid().is_root();
@@ -690,7 +708,7 @@ mod tests {
     #[test]
     fn replace_through_a_symlink_keeps_the_link() {
         // Handed case B17.
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         std::fs::write(ws.root().join("real.txt"), b"x\n").unwrap();
         symlink("real.txt", ws.root().join("link.txt")).unwrap();
         let mut locked = lock(&ws, "link.txt");
@@ -710,7 +728,7 @@ mod tests {
 
     #[test]
     fn replace_keeps_hard_links_linked() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let a = ws.root().join("a.txt");
         let b = ws.root().join("b.txt");
         std::fs::write(&a, b"old content\n").unwrap();
@@ -735,7 +753,7 @@ mod tests {
 
     #[test]
     fn failed_in_place_rewrite_is_undone() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let a = ws.root().join("a.txt");
         std::fs::write(&a, b"original bytes\n").unwrap();
         std::fs::hard_link(&a, ws.root().join("b.txt")).unwrap();
@@ -754,7 +772,7 @@ mod tests {
 
     #[test]
     fn failed_undo_keeps_the_recovery_copy() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let a = ws.root().join("a.txt");
         std::fs::write(&a, b"original bytes\n").unwrap();
         std::fs::hard_link(&a, ws.root().join("b.txt")).unwrap();
@@ -789,7 +807,7 @@ mod tests {
     fn the_recovery_copy_is_a_complete_bak_before_the_rewrite_starts() {
         // A crash during an in-place rewrite leaves the previous content
         // in a `.bak`; a `.tmp` never holds the only copy (issue 5).
-        let (dir, ws) = setup();
+        let (dir, ws) = empty_workspace();
         let a = ws.root().join("a.txt");
         std::fs::write(&a, b"original bytes\n").unwrap();
         std::fs::hard_link(&a, ws.root().join("b.txt")).unwrap();
@@ -822,7 +840,7 @@ mod tests {
     #[test]
     fn read_only_files_are_refused_and_untouched() {
         // Handed case D02 (a).
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let path = ws.root().join("ro.txt");
         std::fs::write(&path, b"a\n").unwrap();
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
@@ -841,7 +859,7 @@ mod tests {
 
     #[test]
     fn injected_failures_leave_no_temp_files() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let path = ws.root().join("f.txt");
         std::fs::write(&path, b"old\n").unwrap();
         let mut locked = lock(&ws, "f.txt");
@@ -859,7 +877,7 @@ mod tests {
 
     #[test]
     fn failure_after_the_rename_reports_the_change_as_applied() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let path = ws.root().join("f.txt");
         std::fs::write(&path, b"old\n").unwrap();
         let mut locked = lock(&ws, "f.txt");
@@ -880,7 +898,7 @@ mod tests {
 
     #[test]
     fn deleted_after_locking_is_not_found_and_not_recreated() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let path = ws.root().join("f.txt");
         std::fs::write(&path, b"a\n").unwrap();
         let mut locked = lock(&ws, "f.txt");
@@ -893,7 +911,7 @@ mod tests {
 
     #[test]
     fn create_new_makes_parents_with_umask_mode() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let path = ws.resolve("new/deeper/c.txt", Resolve::MayCreate).unwrap();
         create_new(&ws, &path, b"hello\n").unwrap();
         let file = ws.root().join("new/deeper/c.txt");
@@ -908,7 +926,7 @@ mod tests {
 
     #[test]
     fn create_new_refuses_existing_files() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let file = ws.root().join("c.txt");
         let path = ws.resolve("c.txt", Resolve::MayCreate).unwrap();
         // Appears after resolution.
@@ -930,7 +948,7 @@ mod tests {
 
     #[test]
     fn create_new_through_a_dangling_link_creates_its_target() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         std::fs::create_dir(ws.root().join("sub")).unwrap();
         symlink("sub/made.txt", ws.root().join("dangling")).unwrap();
         let path = ws.resolve("dangling", Resolve::MayCreate).unwrap();
@@ -949,7 +967,7 @@ mod tests {
 
     #[test]
     fn create_new_failure_leaves_no_temp_file() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let path = ws.resolve("c.txt", Resolve::MayCreate).unwrap();
         fault::set(|point, _| (point == Point::BeforeInstall).then(fault::injected));
         let error = create_new(&ws, &path, b"x").unwrap_err();
@@ -960,7 +978,7 @@ mod tests {
 
     #[test]
     fn the_link_fallback_refuses_existing_names_and_removes_the_temp() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let dir = super::super::open::open_root(ws.root(), ".").unwrap();
         std::fs::write(ws.root().join("taken"), b"theirs").unwrap();
         let (mut temp, guard) = create_temp(dir.as_fd(), 0o644, "x").unwrap();
@@ -988,7 +1006,7 @@ mod tests {
 
     #[test]
     fn create_new_refuses_the_root() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         let root = ResolvedPath {
             display: ".".into(),
             target: ws.root().to_path_buf(),
@@ -1002,7 +1020,7 @@ mod tests {
 
     #[test]
     fn counter_has_no_lost_updates_under_contention() {
-        let (_dir, ws) = setup();
+        let (_dir, ws) = empty_workspace();
         std::fs::write(ws.root().join("counter"), b"0").unwrap();
         let path = ws.resolve("counter", Resolve::Existing).unwrap();
         const THREADS: usize = 8;

@@ -6,7 +6,7 @@ use crate::context::ToolContext;
 use crate::error::ToolResult;
 use crate::outcome::Outcome;
 use crate::search::{self, SearchScope};
-use crate::workspace::Resolve;
+use crate::workspace::{Resolve, Workspace};
 
 /// Runs `grep` under `args.path` (default: the workspace root).
 ///
@@ -14,13 +14,9 @@ use crate::workspace::Resolve;
 /// `NotFound` and `PathOutsideWorkspace`.
 pub fn grep(cx: &ToolContext, args: &GrepArgs) -> ToolResult<Outcome> {
     let ws = cx.ws;
-    let resolved = ws.resolve(args.path.as_deref().unwrap_or("."), Resolve::Existing)?;
-    let scope = SearchScope {
-        root: ws.root(),
-        target: &resolved.target,
-        display: &resolved.display,
-    };
-    let outcome = search::grep(&scope, args, ws.tag_scheme(), ws.max_output_bytes())?;
+    let outcome = in_scope(ws, args.path.as_deref().unwrap_or("."), |scope| {
+        search::grep(scope, args, ws.tag_scheme(), ws.max_output_bytes())
+    })?;
     if let Some(session) = cx.session {
         for served in &outcome.served {
             session.record(&served.target, served.fingerprint, None);
@@ -34,13 +30,9 @@ pub fn grep(cx: &ToolContext, args: &GrepArgs) -> ToolResult<Outcome> {
 /// See [`search::glob`] for the output and errors.
 pub fn glob(cx: &ToolContext, args: &GlobArgs) -> ToolResult<Outcome> {
     let ws = cx.ws;
-    let resolved = ws.resolve(args.path.as_deref().unwrap_or("."), Resolve::Existing)?;
-    let scope = SearchScope {
-        root: ws.root(),
-        target: &resolved.target,
-        display: &resolved.display,
-    };
-    search::glob(&scope, args, ws.max_output_bytes())
+    in_scope(ws, args.path.as_deref().unwrap_or("."), |scope| {
+        search::glob(scope, args, ws.max_output_bytes())
+    })
 }
 
 /// Runs `list_dir` on `args.path`.
@@ -48,11 +40,23 @@ pub fn glob(cx: &ToolContext, args: &GlobArgs) -> ToolResult<Outcome> {
 /// See [`search::list_dir`] for the output and errors.
 pub fn list_dir(cx: &ToolContext, args: &ListDirArgs) -> ToolResult<Outcome> {
     let ws = cx.ws;
-    let resolved = ws.resolve(&args.path, Resolve::Existing)?;
-    let scope = SearchScope {
+    in_scope(ws, &args.path, |scope| {
+        search::list_dir(scope, ws.max_output_bytes())
+    })
+}
+
+/// Resolves `path` as an existing file or directory of `ws` and runs
+/// `run` on it; the resolution's error (`NotFound`,
+/// `PathOutsideWorkspace`, …) is returned as is.
+fn in_scope<T>(
+    ws: &Workspace,
+    path: &str,
+    run: impl FnOnce(&SearchScope<'_>) -> ToolResult<T>,
+) -> ToolResult<T> {
+    let resolved = ws.resolve(path, Resolve::Existing)?;
+    run(&SearchScope {
         root: ws.root(),
         target: &resolved.target,
         display: &resolved.display,
-    };
-    search::list_dir(&scope, ws.max_output_bytes())
+    })
 }
