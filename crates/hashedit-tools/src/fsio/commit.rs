@@ -2,7 +2,7 @@
 //! atomic replacement per file).
 
 use super::lock::LockedFile;
-use super::write::replace_inner;
+use super::write::{replace_inner, restore_original};
 use crate::error::{ErrorKind, ToolError, ToolResult};
 
 /// Writes `new_contents[i]` to `locked[i]` for every `Some`, in order, all
@@ -67,10 +67,7 @@ fn roll_back(locked: &mut [LockedFile], changed: &[usize]) -> String {
         let Some(file) = locked.get_mut(index) else {
             continue;
         };
-        let original = std::mem::take(&mut file.original);
-        let result = replace_inner(file, &original);
-        file.original = original;
-        match result {
+        match restore_original(file) {
             Ok(()) => restored.push(file.display.clone()),
             Err(failure) => failed.push(format!("{} ({})", file.display, failure.error.message)),
         }
@@ -159,6 +156,35 @@ mod tests {
         assert_eq!(read(&ws, "b.txt"), b"b\n");
         assert_eq!(read(&ws, "c.txt"), b"C\n");
         assert_eq!(listing(ws.root()), ["a.txt", "b.txt", "c.txt"]);
+    }
+
+    #[test]
+    fn a_hard_linked_file_is_rolled_back_in_place_from_what_it_holds() {
+        // a.txt has two links, so it is rewritten in place; rolling it back
+        // reads the installed bytes back from the file for its recovery
+        // copy (the writer keeps no copy of them).
+        let (_dir, ws, paths) = setup(&[("a.txt", "alpha\n"), ("c.txt", "c\n")]);
+        std::fs::hard_link(ws.root().join("a.txt"), ws.root().join("link.txt")).unwrap();
+        let mut locked = lock_all(&ws, &paths, 100).unwrap();
+        fault::set(|point, display| {
+            (point == Point::BeforeRename && display == "c.txt").then(fault::injected)
+        });
+        let contents = vec![
+            Some(b"A, longer than before\n".to_vec()),
+            Some(b"C\n".to_vec()),
+        ];
+        let error = commit_all(&mut locked, &contents).unwrap_err();
+        fault::clear();
+        assert_eq!(
+            error.message,
+            "cannot write c.txt: injected failure; a.txt, already written by this edit, was restored to its previous content"
+        );
+        assert!(!locked[0].rewritten());
+        drop(locked);
+        assert_eq!(read(&ws, "a.txt"), b"alpha\n");
+        assert_eq!(read(&ws, "link.txt"), b"alpha\n");
+        assert_eq!(read(&ws, "c.txt"), b"c\n");
+        assert_eq!(listing(ws.root()), ["a.txt", "c.txt", "link.txt"]);
     }
 
     #[test]

@@ -18,7 +18,9 @@
 use std::ffi::OsString;
 use std::fmt;
 use std::fs::File;
+use std::io;
 use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -114,10 +116,11 @@ pub struct LockedFile {
     pub(super) name: OsString,
     /// Descriptors of inodes this value replaced, kept locked until drop.
     pub(super) retired: Vec<File>,
-    /// The bytes this value last installed, when they differ from
-    /// `original` (what is on disk now; needed to restore a failed in-place
-    /// rewrite).
-    pub(super) written: Option<Vec<u8>>,
+    /// Whether this value installed bytes that differ from `original`.
+    /// The bytes themselves are not kept (a whole extra copy of the file
+    /// at the peak of every edit); the rare path that needs them, an
+    /// in-place rewrite during a rollback, reads them back from `file`.
+    pub(super) written: bool,
 }
 
 impl LockedFile {
@@ -126,10 +129,33 @@ impl LockedFile {
         self.meta
     }
 
-    /// The bytes currently at the path as far as this writer knows: the
-    /// last content it installed, or `original`.
-    pub fn current(&self) -> &[u8] {
-        self.written.as_deref().unwrap_or(&self.original)
+    /// Whether this value installed content that differs from
+    /// [`LockedFile::original`] (so the file on disk no longer holds it).
+    pub fn rewritten(&self) -> bool {
+        self.written
+    }
+
+    /// The bytes of the locked inode as they are now, read back through
+    /// the locked descriptor: [`LockedFile::original`] unless this value
+    /// rewrote the file.
+    ///
+    /// # Errors
+    /// The read's I/O error.
+    pub(super) fn read_current(&self) -> io::Result<Vec<u8>> {
+        if !self.written {
+            return Ok(self.original.clone());
+        }
+        let mut bytes = Vec::with_capacity(usize::try_from(self.meta.size).unwrap_or(0));
+        let mut chunk = vec![0u8; 64 * 1024];
+        loop {
+            let offset = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+            match self.file.read_at(&mut chunk, offset) {
+                Ok(0) => return Ok(bytes),
+                Ok(n) => bytes.extend_from_slice(&chunk[..n]),
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => return Err(error),
+            }
+        }
     }
 }
 
@@ -275,7 +301,7 @@ fn lock_one(
             dir,
             name: name.to_os_string(),
             retired: Vec::new(),
-            written: None,
+            written: false,
         });
     }
     Err(ToolError::new(
@@ -352,7 +378,8 @@ mod tests {
         assert_eq!(locked.meta().mode, md.mode() & 0o7777);
         assert_eq!(locked.meta().nlink, 1);
         assert_eq!(locked.meta().size, 4);
-        assert_eq!(locked.current(), b"a\nb\n");
+        assert!(!locked.rewritten());
+        assert_eq!(locked.read_current().unwrap(), b"a\nb\n");
         // The lock is really held: a foreign non-blocking attempt fails.
         let other = File::open(ws.root().join("f.txt")).unwrap();
         assert_eq!(

@@ -26,7 +26,7 @@ use super::open::{
 };
 use super::write::{
     NoReplace, check_still_there, copy_owner, hidden_name, read_only_error, rename_away,
-    rename_no_replace, replace_inner, seal_temp, sync_dir, write_temp,
+    rename_no_replace, replace_inner, restore_original, seal_temp, sync_dir, write_temp,
 };
 use crate::error::{ErrorKind, ToolError, ToolResult, os_message};
 use crate::workspace::{ResolvedPath, Workspace};
@@ -609,9 +609,7 @@ fn roll_back(locked: &mut [LockedFile], changes: &[Change], journal: Vec<Step>) 
                 let Some(file) = locked.get_mut(index) else {
                     continue;
                 };
-                let original = std::mem::take(&mut file.original);
-                let result = replace_inner(file, &original);
-                file.original = original;
+                let result = restore_original(file);
                 undone.entry(index).or_default().content =
                     Some(result.map_err(|failure| {
                         format!("{} ({})", file.display, failure.error.message)

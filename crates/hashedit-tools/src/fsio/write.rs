@@ -104,6 +104,20 @@ pub(super) fn replace_inner(locked: &mut LockedFile, new_bytes: &[u8]) -> Result
     }
 }
 
+/// Puts [`LockedFile::original`] back in place of what this value
+/// installed (a rollback), by the same route as [`replace`].
+pub(super) fn restore_original(locked: &mut LockedFile) -> Result<(), Failure> {
+    // `replace_inner` borrows the file mutably, so the original bytes are
+    // lent out for the call and returned whatever happens.
+    let original = std::mem::take(&mut locked.original);
+    let result = replace_inner(locked, &original);
+    locked.original = original;
+    if result.is_ok() {
+        locked.written = false;
+    }
+    result
+}
+
 /// The policy refusal for a file without any write bit (for example mode
 /// 0444): hashedit treats it as "do not touch" — no rewrite, no deletion,
 /// no move — even when the process could write it (root) or could delete
@@ -162,7 +176,7 @@ fn via_rename(locked: &mut LockedFile, new_bytes: &[u8]) -> Result<Renamed, Fail
     let old = std::mem::replace(&mut locked.file, temp);
     locked.retired.push(old);
     locked.meta = new_meta;
-    locked.written = (new_bytes != locked.original.as_slice()).then(|| new_bytes.to_vec());
+    locked.written = new_bytes != locked.original.as_slice();
     #[cfg(test)]
     super::fault::inject(Point::AfterRename, display)
         .map_err(|error| applied(dir_sync_error(display, &error)))?;
@@ -270,7 +284,17 @@ fn in_place(locked: &mut LockedFile, new_bytes: &[u8]) -> Result<(), Failure> {
         return Err(super::open::changed(display).into());
     }
     let file = File::from(fd);
-    let previous = locked.written.as_deref().unwrap_or(&locked.original);
+    // What is on disk now: the original, or (rolling back) the bytes this
+    // value installed, read back under the lock.
+    let installed;
+    let previous: &[u8] = if locked.written {
+        installed = locked
+            .read_current()
+            .map_err(|error| ToolError::io("read back", display, &error))?;
+        &installed
+    } else {
+        &locked.original
+    };
 
     let (mut copy, copy_guard) = create_temp(dir, 0o600, display)?;
     copy.write_all(previous)
@@ -297,7 +321,7 @@ fn in_place(locked: &mut LockedFile, new_bytes: &[u8]) -> Result<(), Failure> {
             // The recovery copy is gone either way; a failed directory
             // fsync here only risks it reappearing after a crash.
             let _ = sync_dir(dir, display);
-            locked.written = (new_bytes != locked.original.as_slice()).then(|| new_bytes.to_vec());
+            locked.written = new_bytes != locked.original.as_slice();
             if let Ok(stat) = rustix::fs::fstat(&file) {
                 locked.meta = FileMeta::of(&stat);
             }
@@ -671,7 +695,8 @@ mod tests {
         assert_eq!(locked.meta().ino, std::fs::metadata(&script).unwrap().ino());
         assert_eq!(locked.meta().mode, 0o755);
         assert_eq!(locked.original, b"#!/bin/sh\necho a\n");
-        assert_eq!(locked.current(), b"#!/bin/sh\necho b\n");
+        assert!(locked.rewritten());
+        assert_eq!(locked.read_current().unwrap(), b"#!/bin/sh\necho b\n");
         // The lock moved to the new inode with the replace.
         let other = File::open(&script).unwrap();
         assert_eq!(
@@ -738,7 +763,8 @@ mod tests {
         assert_eq!(locked.meta().nlink, 2);
         replace(&mut locked, b"new\n").unwrap();
         assert_eq!(locked.meta().ino, ino);
-        assert_eq!(locked.current(), b"new\n");
+        assert!(locked.rewritten());
+        assert_eq!(locked.read_current().unwrap(), b"new\n");
         // Longer again (no truncation needed), then back to the original.
         replace(&mut locked, b"a much longer new content\n").unwrap();
         assert_eq!(std::fs::read(&b).unwrap(), b"a much longer new content\n");
@@ -892,7 +918,8 @@ mod tests {
             failure.error.message
         );
         assert_eq!(std::fs::read(&path).unwrap(), b"new\n");
-        assert_eq!(locked.current(), b"new\n");
+        assert!(locked.rewritten());
+        assert_eq!(locked.read_current().unwrap(), b"new\n");
         assert_eq!(listing(ws.root()), ["f.txt"]);
     }
 
