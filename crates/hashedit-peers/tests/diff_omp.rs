@@ -113,11 +113,11 @@ const CATALOGUE: &[Intended] = &[
     },
     Intended {
         name: "fault_order",
-        reason: "REPORTED, pending a decision: with an out-of-range op and overlapping hunks in one document both refuse; we name the range fault first, omp the overlap",
+        reason: "reference-rho.md §8.1 step 4: with an out-of-range op and overlapping hunks in one document both refuse; we check ranges before overlaps, as Rho does, so we name the range fault first and omp the overlap",
     },
     Intended {
         name: "noop_section",
-        reason: "REPORTED, pending a decision: a section whose edit changes nothing is written as a no-op with a warning; omp refuses a multi-section patch containing one",
+        reason: "product.md §4 (no guessing, no silent result): a section whose edit leaves its file exactly as it was is reported with a warning naming it and the rest of the document applies; omp refuses a multi-section patch containing one",
     },
     Intended {
         name: "peer_hang",
