@@ -138,17 +138,19 @@ pub fn rebase(ops: &[Hunk], served: &Text, live: &Text) -> Result<Rebased, Rebas
         if !unique_window {
             return Err(RebaseRefusal::NoContext(op.line));
         }
-        // `>$` means "after the last line": lines appended since make
-        // that ambiguous.
-        if matches!(
-            op.kind,
-            HunkKind::Insert {
-                at: InsertAt::End,
-                ..
+        // An insert at a gap on the file's edge (`>$`, `>N` after the last
+        // line, `<1` before the first) has the edge as a neighbour: lines
+        // appended at the end, or added at the top, since make it
+        // ambiguous (above or below them?), as a change beside an
+        // interior gap does.
+        if let HunkKind::Insert { at, .. } = &op.kind {
+            let at_end = matches!(at, InsertAt::End) || *at == InsertAt::After(n);
+            let at_top = *at == InsertAt::Before(1);
+            if (at_end && (n as isize + op_shift) as usize != new.len())
+                || (at_top && op_shift != 0)
+            {
+                return Err(RebaseRefusal::TouchesChangedLines(op.line));
             }
-        ) && (n as isize + op_shift) as usize != new.len()
-        {
-            return Err(RebaseRefusal::TouchesChangedLines(op.line));
         }
         match shift {
             Some(s) if s != op_shift => return Err(RebaseRefusal::UnevenShift),
@@ -327,6 +329,33 @@ mod tests {
         assert_eq!(
             run(SERVED, appended, "PUT >$:\n+z"),
             Err(RebaseRefusal::TouchesChangedLines(2))
+        );
+        // So do they for an insert after the served last line.
+        assert_eq!(
+            run(SERVED, appended, "PUT >8:\n+z"),
+            Err(RebaseRefusal::TouchesChangedLines(2))
+        );
+    }
+
+    #[test]
+    fn top_inserts_refuse_lines_added_at_the_top() {
+        // Tester report: a shebang inserted with `PUT <1:` after another
+        // writer added a header line went below that line, on line 2.
+        let live = "top\na\nb\nc\nd\ne\nf\ng\nh\n";
+        assert_eq!(
+            run(SERVED, live, "PUT <1:\n+#!"),
+            Err(RebaseRefusal::TouchesChangedLines(2))
+        );
+        // A replacement of line 1 follows the line itself.
+        assert_eq!(
+            run(SERVED, live, "PUT 1:\n+A").unwrap(),
+            ("top\nA\nb\nc\nd\ne\nf\ng\nh\n".to_string(), 1)
+        );
+        // With nothing added at the top, a top insert still rebases.
+        let tail = "a\nb\nc\nd\ne\nf\ng\nh\nend\n";
+        assert_eq!(
+            run(SERVED, tail, "PUT <1:\n+#!").unwrap(),
+            (format!("#!\n{tail}"), 0)
         );
     }
 
