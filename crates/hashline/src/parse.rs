@@ -81,6 +81,16 @@ pub enum Problem {
         /// 1-based document line of the closing fence.
         close: usize,
     },
+    /// `*** End Patch` followed by more non-blank lines: applying only the
+    /// part before it could be a result the author did not mean.
+    AfterEnvelopeEnd {
+        /// Non-blank lines after the marker.
+        rest: usize,
+        /// 1-based document line of the first of them.
+        next: usize,
+    },
+    /// `*** Abort`: the document asks to be abandoned.
+    Aborted,
     /// A line from another patch format (apply_patch, unified diff).
     ForeignPatch(ForeignShape),
     /// A line that is no header, op or body row.
@@ -207,6 +217,18 @@ impl fmt::Display for Problem {
                     "the document is wrapped in a Markdown code fence (this line and line {close}); \
                      send it as plain text without both fence lines, starting with its header"
                 );
+            }
+            Problem::AfterEnvelopeEnd { rest, next } => {
+                return write!(
+                    f,
+                    "'*** End Patch' ends the document, but {rest} more line{} follow{} (from line {next}); \
+                     nothing was applied. Delete this line if they belong to the edit, or delete them",
+                    if *rest == 1 { "" } else { "s" },
+                    if *rest == 1 { "s" } else { "" },
+                );
+            }
+            Problem::Aborted => {
+                "'*** Abort' abandons the document, so nothing was applied; send it without this line to apply the ops"
             }
             Problem::MissingVerb => {
                 "a line range needs an op in front: PUT N.=M: (then + rows) or CUT N.=M"
@@ -459,20 +481,22 @@ impl Parser {
                         }
                         continue;
                     }
-                    Marker::End | Marker::Abort => {
-                        let rest = lines.filter(|(_, l)| !l.trim().is_empty()).count();
-                        if rest > 0 {
-                            self.warn(
+                    Marker::End => {
+                        let mut rest = lines.filter(|(_, l)| !l.trim().is_empty());
+                        if let Some((next, _)) = rest.next() {
+                            return Err(err(
                                 number,
-                                format!(
-                                    "ignored {rest} line{} after '{}'",
-                                    if rest == 1 { "" } else { "s" },
-                                    raw.trim()
-                                ),
-                            );
+                                raw,
+                                Problem::AfterEnvelopeEnd {
+                                    rest: 1 + rest.count(),
+                                    next: next + 1,
+                                },
+                                None,
+                            ));
                         }
                         break;
                     }
+                    Marker::Abort => return Err(err(number, raw, Problem::Aborted, None)),
                 }
             }
             self.line(number, raw)?;

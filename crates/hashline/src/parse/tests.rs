@@ -358,7 +358,7 @@ fn dangling_separators_are_refused_not_guessed() {
 fn envelopes_and_header_noise() {
     // reference-omp.md §2.2, §4.1 P1–P3, §7 cases 12 and 35.
     let doc = parse(
-        "*** Begin Patch\n[*** Update File: my dir/f.ts#9c0d]\nPUT 1:\n+x\n*** End Patch\n[other#0000]\nCUT 1\n",
+        "*** Begin Patch\n[*** Update File: my dir/f.ts#9c0d]\nPUT 1:\n+x\n*** End Patch\n\n",
     )
     .unwrap();
     assert_eq!(doc.sections.len(), 1);
@@ -371,13 +371,26 @@ fn envelopes_and_header_noise() {
             "ignored the '*** Begin Patch' envelope line; it is not needed",
             "read the header as [my dir/f.ts#9C0D] (dropped the apply_patch prefix)",
             "read the tag as 9C0D; tags are printed in capitals",
-            "ignored 2 lines after '*** End Patch'",
         ]
     );
-    let doc =
-        parse("[*** Begin Patch]\n[\"a b.rs\"#ABCD]\nCUT 1\n*** Abort\n[x#0000]\nCUT 2").unwrap();
-    assert_eq!(doc.sections.len(), 1);
-    assert_eq!(doc.sections[0].path, "a b.rs");
+    // Lines after the end marker: applying only the part before it could
+    // drop ops the author meant (tester report; omp ignores them silently).
+    let e = fails("[f#ABCD]\nPUT 2:\n+x\n*** End Patch\n[f#ABCD]\nPUT 4:\n+y\n");
+    assert_eq!(e.problem, Problem::AfterEnvelopeEnd { rest: 3, next: 5 });
+    assert_eq!(
+        e.to_string(),
+        "edit document line 4: '*** End Patch' ends the document, but 3 more lines follow (from line 5); \
+         nothing was applied. Delete this line if they belong to the edit, or delete them\n  4 | *** End Patch"
+    );
+    assert_eq!(
+        fails("[f#ABCD]\nPUT 1:\n+x\n*** End Patch\n+y").problem,
+        Problem::AfterEnvelopeEnd { rest: 1, next: 5 }
+    );
+    // `*** Abort` abandons the whole document (reference-omp.md §7 case 35
+    // applies what came before it; we apply nothing).
+    let e = fails("[*** Begin Patch]\n[\"a b.rs\"#ABCD]\nCUT 1\n*** Abort\n[x#0000]\nCUT 2");
+    assert_eq!(e.problem, Problem::Aborted);
+    assert_eq!(e.line, 4);
     for bad in [
         "[f.ts#9C0D trailing words]",
         "[f.ts#9C0D:7]",
