@@ -301,7 +301,11 @@ fn finish(input: &SectionInput, lowered: Lowered) -> Result<SectionEdit, Box<Sec
     }
     let plan = plan(&lowered.hunks, input.live)
         .map_err(|e| section_error(input, SectionFailure::Plan(e)))?;
-    if let Some(problem) = indent_problem(&lowered.hunks, input.live) {
+    if let Some(problem) = indent_problem(
+        &lowered.hunks,
+        input.live,
+        TabRole::of(input.result_display),
+    ) {
         return Err(section_error(input, SectionFailure::Indentation(problem)));
     }
     let applied = plan.apply(input.live);
@@ -666,12 +670,44 @@ impl Indent {
     }
 }
 
+/// What a leading tab means in a file, by its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TabRole {
+    /// Indentation, as in most source files.
+    Indent,
+    /// Syntax: a Makefile recipe line must start with a tab, even among
+    /// space-indented continuation lines.
+    Recipe,
+    /// Data: a tab-separated table, where a leading tab is an empty field.
+    Separator,
+}
+
+impl TabRole {
+    fn of(display: &str) -> TabRole {
+        let name = display.rsplit('/').next().unwrap_or(display);
+        let extension = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+        match (name, extension.as_deref()) {
+            ("Makefile" | "makefile" | "GNUmakefile", _) | (_, Some("mk" | "mak")) => {
+                TabRole::Recipe
+            }
+            (_, Some("tsv" | "tab")) => TabRole::Separator,
+            _ => TabRole::Indent,
+        }
+    }
+}
+
 /// A body indented with spaces where every indented line around it uses
 /// tabs, or the other way round: almost always a model re-typing the
 /// file's indentation, which would silently change it (and is an error in
 /// Python and Makefiles). Refused rather than converted: content is never
-/// guessed (product.md §4).
-fn indent_problem(hunks: &[crate::hunk::Hunk], live: &Text) -> Option<String> {
+/// guessed (product.md §4). Where a leading tab is syntax or data rather
+/// than indentation (`role`), tab rows among space-indented lines are left
+/// alone (a Makefile recipe needs its tab), and a tab-separated table is
+/// not checked at all.
+fn indent_problem(hunks: &[crate::hunk::Hunk], live: &Text, role: TabRole) -> Option<String> {
+    if role == TabRole::Separator {
+        return None;
+    }
     let total = live.line_count();
     for hunk in hunks {
         let Some((body, _, _, context)) = surroundings(&hunk.kind, total) else {
@@ -688,10 +724,11 @@ fn indent_problem(hunks: &[crate::hunk::Hunk], live: &Text) -> Option<String> {
         if styles.iter().any(|&s| s != file) {
             continue;
         }
-        if let Some(row) = body
-            .iter()
-            .position(|row| indent_of(row).is_some_and(|s| s != file))
-        {
+        let foreign = |row: &String| {
+            indent_of(row).is_some_and(|s| s != file)
+                && !(role == TabRole::Recipe && indent_of(row) == Some(Indent::Tabs))
+        };
+        if let Some(row) = body.iter().position(foreign) {
             return Some(format!(
                 "{} (document line {}): body row {} indents with {}, but the lines around it indent with {}; \
                  write the rows with the file's indentation (the live snapshot below shows it)",
@@ -854,5 +891,43 @@ mod tests {
         // The reverse: tabs among spaces.
         let err = edit("def f():\n    a = 1\n    b = 2\n", "PUT >2:\n+\tc = 3").unwrap_err();
         assert!(matches!(err.failure, SectionFailure::Indentation(_)));
+    }
+
+    #[test]
+    fn tabs_that_are_syntax_or_data_are_not_indentation() {
+        // Tester report: a Makefile recipe (which must start with a tab)
+        // among space-indented continuation lines was refused, and the
+        // advised fix would have broken the Makefile.
+        let edit_as = |display: &str, file: &str, ops: &str| {
+            let tag = TagScheme::Rho.tag_of(file.as_bytes());
+            let doc = parse(&format!("[{display}#{tag}]\n{ops}")).unwrap();
+            let text = Text::decode(file.as_bytes()).unwrap();
+            edit_section(
+                &doc.sections[0],
+                display,
+                &text,
+                file.as_bytes(),
+                TagScheme::Rho,
+            )
+        };
+        let makefile = "OBJS = a.o \\\n       b.o\n";
+        let recipe = "PUT >$:\n+all: $(OBJS)\n+\tcc -o prog $(OBJS)";
+        for name in ["Makefile", "sub/GNUmakefile", "rules.mk"] {
+            let out = edit_as(name, makefile, recipe).unwrap();
+            assert_eq!(
+                out.bytes, b"OBJS = a.o \\\n       b.o\nall: $(OBJS)\n\tcc -o prog $(OBJS)\n",
+                "{name}"
+            );
+        }
+        // Spaces where a Makefile's recipes use tabs are still refused:
+        // make rejects them.
+        let tabbed = "all:\n\tcc a.c\n\tcc b.c\n";
+        let err = edit_as("Makefile", tabbed, "PUT 2:\n+    cc c.c").unwrap_err();
+        assert!(matches!(err.failure, SectionFailure::Indentation(_)));
+        // A tab-separated table is data: a leading tab is an empty field.
+        let tsv = "a  b\n  c\n";
+        assert!(edit_as("t.tsv", tsv, "PUT >2:\n+\tc\td").is_ok());
+        // The same rows in a source file are refused.
+        assert!(edit_as("m.py", makefile, recipe).is_err());
     }
 }
