@@ -2221,7 +2221,7 @@ const LISTED: &[Listed] = &[
         omp: Pinned::Writes(b"a\n2:B\nc\n", None),
         ours: Pinned::Refuses(
             Some(ErrorKind::ParseError),
-            "every body row starts with its line number, as copied from a read (N:text); a + row holds only the line's text\n  2 | PUT 2:\ntry:\n  PUT 2:\n  +B\n",
+            "every body row starts with its line number, as copied from a read (N:text); a + row holds only the line's text (if the text really starts that way, include one more unchanged line in the op, retyped, so the numbers no longer count up)\n  2 | PUT 2:\ntry:\n  PUT 2:\n  +B\n",
         ),
     },
     Listed {

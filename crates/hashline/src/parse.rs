@@ -258,7 +258,8 @@ impl fmt::Display for Problem {
                 "a section header stands alone on its line: [path#TAG], nothing before or after it"
             }
             Problem::NumberedBody => {
-                "every body row starts with its line number, as copied from a read (N:text); a + row holds only the line's text"
+                "every body row starts with its line number, as copied from a read (N:text); a + row holds only the line's text \
+                 (if the text really starts that way, include one more unchanged line in the op, retyped, so the numbers no longer count up)"
             }
         };
         f.write_str(text)
