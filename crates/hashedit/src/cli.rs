@@ -354,7 +354,11 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             } else {
                 EditMode::Apply
             };
-            tools::edit(cx, &EditArgs { input: document }, mode).map(|o| {
+            let pasted = pasted_registers(&document);
+            tools::edit(cx, &EditArgs { input: document }, mode).map(|mut o| {
+                if !dry_run {
+                    warn_dropped_registers(cx, &pasted, &mut o);
+                }
                 let printed = if dry_run {
                     Printed::Diff
                 } else {
@@ -365,6 +369,68 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
         }
         Command::Mcp { .. } => unreachable!("run() serves `mcp` before executing tools"),
     })
+}
+
+/// Names of the named registers that `document` pastes from (empty when
+/// it does not parse: the edit then fails with the parse error anyway).
+fn pasted_registers(document: &str) -> std::collections::BTreeSet<String> {
+    use hashline::document::{OpKind, Register};
+    let Ok(parsed) = hashline::parse::parse(document) else {
+        return Default::default();
+    };
+    parsed
+        .sections
+        .iter()
+        .flat_map(|section| &section.ops)
+        .filter_map(|op| match &op.kind {
+            OpKind::Paste {
+                register: Register::Named(name),
+                ..
+            }
+            | OpKind::PasteOver { register: name, .. } => Some(name.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Named registers live for an MCP session, but a CLI call is its own
+/// session: lines cut into a register the same document never pasted are
+/// gone when the process exits. Says so, naming them (tester report: the
+/// next call's "register holds nothing" was the first sign).
+fn warn_dropped_registers(
+    cx: &ToolContext,
+    pasted: &std::collections::BTreeSet<String>,
+    outcome: &mut Outcome,
+) {
+    let Some(session) = cx.session else {
+        return;
+    };
+    let held: Vec<String> = session
+        .registers()
+        .into_iter()
+        .filter(|(name, lines)| !lines.is_empty() && !pasted.contains(name))
+        .map(|(name, lines)| {
+            format!(
+                "@{name} ({} line{})",
+                lines.len(),
+                if lines.len() == 1 { "" } else { "s" }
+            )
+        })
+        .collect();
+    if held.is_empty() {
+        return;
+    }
+    let (was, is) = if held.len() == 1 {
+        ("was", "is")
+    } else {
+        ("were", "are")
+    };
+    outcome.text.push_str(&format!(
+        "\nwarning: {} {was} never pasted and {is} not kept after this command: the CLI keeps named \
+         registers only within one document (the MCP server keeps them for its session); CUT and PUT them \
+         in the same document",
+        held.join(", ")
+    ));
 }
 
 /// Largest input the CLI reads from stdin or `--input` (bytes). `write`

@@ -383,3 +383,36 @@ fn an_edit_that_breaks_the_syntax_is_written_with_a_warning() {
     );
     assert!(!stdout(&out).contains("syntax error"), "{}", stdout(&out));
 }
+
+#[test]
+fn a_named_register_never_pasted_is_reported_as_dropped() {
+    let src = "a\nb\nc\n";
+    let dir = workspace(&[("r.txt", src)]);
+    let tag = hashline::TagScheme::Rho.tag_of(src.as_bytes());
+    // Cut and pasted in one document: nothing to report.
+    let out = hashedit(
+        dir.path(),
+        &["edit"],
+        Some(&format!("[r.txt#{tag}]\nCUT 2 @keep\nPUT >3 @keep\n")),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!stdout(&out).contains("warning"), "{}", stdout(&out));
+    assert_eq!(fs::read(dir.path().join("r.txt")).unwrap(), b"a\nc\nb\n");
+    // Cut and never pasted: the CLI forgets the register, and says so.
+    let tag = hashline::TagScheme::Rho.tag_of(b"a\nc\nb\n");
+    let out = hashedit(
+        dir.path(),
+        &["edit"],
+        Some(&format!("[r.txt#{tag}]\nCUT 2 @keep\n")),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stdout(&out).ends_with(
+            "warning: @keep (1 line) was never pasted and is not kept after this command: the CLI keeps \
+             named registers only within one document (the MCP server keeps them for its session); CUT and \
+             PUT them in the same document\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+}
