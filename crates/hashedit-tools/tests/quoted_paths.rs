@@ -274,3 +274,47 @@ fn single_quoted_names_round_trip_and_never_hit_their_sibling() {
         "hello\n"
     );
 }
+
+#[test]
+fn names_that_look_like_apply_patch_noise_round_trip() {
+    // Tester report: a file named `*** Update File: x.txt` was printed
+    // unquoted, and pasting its header back edited x.txt instead.
+    let dir = tempfile::tempdir().unwrap();
+    let odd = "*** Update File: x.txt";
+    std::fs::write(dir.path().join(odd), "hello\n").unwrap();
+    std::fs::write(dir.path().join("x.txt"), "hello\n").unwrap();
+    let ws = hashedit_tools::workspace::Workspace::new(dir.path()).unwrap();
+    let cx = hashedit_tools::ToolContext::new(&ws);
+    let read = hashedit_tools::tools::read_file(
+        &cx,
+        &hashedit_tools::args::ReadFileArgs {
+            path: format!("\"{odd}\""),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let tag = hashline::TagScheme::Rho.tag_of(b"hello\n");
+    let header = format!("[\"{odd}\"#{tag}]");
+    assert!(
+        read.text.starts_with(&format!("{header}\n1:hello")),
+        "{}",
+        read.text
+    );
+    let out = hashedit_tools::tools::edit(
+        &cx,
+        &hashedit_tools::args::EditArgs {
+            input: format!("{header}\nPUT 1:\n+EDITED\n"),
+        },
+        hashedit_tools::tools::EditMode::Apply,
+    )
+    .unwrap();
+    assert!(!out.text.contains("warning"), "{}", out.text);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(odd)).unwrap(),
+        "EDITED\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("x.txt")).unwrap(),
+        "hello\n"
+    );
+}

@@ -1056,7 +1056,11 @@ fn clean_path(path: &str) -> (String, Option<&'static str>) {
         if p.len() >= 2 && p.starts_with(q) && p.ends_with(q) {
             // One layer only: `"'y'"` names the file `'y'`.
             p = &p[1..p.len() - 1];
-            noise = noise.or(Some("the quotes"));
+            // The tools quote a name starting with `***` themselves, so
+            // those quotes are the name's spelling, not noise.
+            if !(q == '"' && p.starts_with("***")) {
+                noise = noise.or(Some("the quotes"));
+            }
             break;
         }
     }

@@ -74,7 +74,11 @@ pub fn display_path(raw: &str) -> Cow<'_, str> {
         || looks_single_quoted(raw)
         || raw.split('/').any(looks_quoted)
         || raw.starts_with(char::is_whitespace)
-        || raw.ends_with(char::is_whitespace);
+        || raw.ends_with(char::is_whitespace)
+        // A header path starting with `***` would lose an
+        // apply_patch-looking prefix (`*** Update File: x`) when pasted
+        // back unquoted.
+        || raw.starts_with("***");
     if !ambiguous && !raw.chars().any(needs_escape) {
         return Cow::Borrowed(raw);
     }
