@@ -162,6 +162,30 @@ pub enum RowShape {
     Plain,
 }
 
+/// The op for a line that uses another word for one (`DEL 4`,
+/// `delete 2.=3`, `remove 7`) or a file op in lower case (`rem`,
+/// `mv new.rs`), when the rest of the line is a plain locator or path.
+fn foreign_verb_fix(trimmed: &str) -> Option<String> {
+    let (word, rest) = trimmed
+        .split_once(char::is_whitespace)
+        .map_or((trimmed, ""), |(w, r)| (w, r.trim()));
+    let lower = word.to_ascii_lowercase();
+    let numeric = |r: &str| {
+        !r.is_empty()
+            && r.chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, '.' | '=' | '-' | '*'))
+    };
+    match lower.as_str() {
+        "del" | "delete" | "remove" | "drop" if numeric(rest) => {
+            parse_target_with_warning(rest).ok()?;
+            Some(format!("CUT {rest}"))
+        }
+        "rem" if rest.is_empty() && word != "REM" => Some("REM".to_string()),
+        "mv" if !rest.is_empty() && word != "MV" => Some(format!("MV {rest}")),
+        _ => None,
+    }
+}
+
 /// Lines of other patch formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ForeignShape {
@@ -635,6 +659,11 @@ impl Parser {
             self.close_put(None)?;
             return Err(err(number, raw, Problem::MissingVerb, Some(fix)));
         }
+        if self.open.is_none()
+            && let Some(fix) = foreign_verb_fix(trimmed)
+        {
+            return Err(err(number, raw, Problem::UnknownLine, Some(fix)));
+        }
         // Not a header, op or body row.
         let shape = row_shape(raw);
         if self.open.is_some() || shape != RowShape::Plain {
@@ -840,6 +869,25 @@ impl Parser {
             let fix = format!("PUT {}:\n+{row}", head.trim());
             return Err(err(number, raw, Problem::BodyOnHeaderLine, Some(fix)));
         }
+        if let Some((head, tail)) = rest.split_once(':')
+            && !head.contains('@')
+            && parse_put_locator(head.trim()).is_ok()
+        {
+            let tail = tail.trim();
+            // `PUT >3: @r`: a register paste written with the body colon.
+            if let Some(name) = tail.strip_prefix('@')
+                && split_register(tail).is_ok()
+            {
+                let fix = format!("PUT {} @{}", head.trim(), name.trim());
+                return Err(err(number, raw, Problem::ColonOnRegister, Some(fix)));
+            }
+            // `PUT 2: x`: the first row on the header line, without `+`.
+            if !tail.is_empty() {
+                let row = rest.split_once(':').map_or("", |(_, r)| r.trim_start());
+                let fix = format!("PUT {}:\n+{row}", head.trim());
+                return Err(err(number, raw, Problem::BodyOnHeaderLine, Some(fix)));
+            }
+        }
         let (locator, register, colon) =
             split_register(rest).map_err(|problem| err(number, raw, problem, None))?;
         if register.is_some() && colon {
@@ -847,8 +895,12 @@ impl Parser {
             return Err(err(number, raw, Problem::ColonOnRegister, Some(fix)));
         }
         let target = self.parse_put_locator(number, locator).map_err(|problem| {
-            let fix = locator_fix(&problem, locator)
-                .map(|l| format!("PUT {l}{}", if colon { ":" } else { "" }));
+            let fix = match problem {
+                // Line 0 is before the first line: an insert at the top.
+                LocatorProblem::Zero if matches!(locator, "0" | ">0") => Some("<1".to_string()),
+                _ => locator_fix(&problem, locator),
+            }
+            .map(|l| format!("PUT {l}{}", if colon { ":" } else { "" }));
             err(number, raw, Problem::BadLocator(problem), fix)
         })?;
         match (target, register, colon) {

@@ -865,3 +865,37 @@ fn second_trial_findings() {
     let doc = parse("[*** Begin Patch] [f.txt#7437]\nCUT 1").unwrap();
     assert_eq!(doc.sections[0].path, "f.txt");
 }
+
+#[test]
+fn near_miss_ops_get_a_line_to_copy() {
+    // Tester report: these were refused with nothing to copy.
+    let fix = |doc: &str| fails(doc).fix;
+    // The first row on the header line, without `+`.
+    assert_eq!(
+        fix("[a#ABCD]\nPUT 2: x = 1"),
+        Some("PUT 2:\n+x = 1".to_string())
+    );
+    assert_eq!(
+        fails("[a#ABCD]\nPUT 2: x").problem,
+        Problem::BodyOnHeaderLine
+    );
+    // A register paste written with the body colon.
+    let e = fails("[a#ABCD]\nPUT >3: @r");
+    assert_eq!(e.problem, Problem::ColonOnRegister);
+    assert_eq!(e.fix.as_deref(), Some("PUT >3 @r"));
+    // Line 0 is before line 1.
+    assert_eq!(fix("[a#ABCD]\nPUT 0:\n+x"), Some("PUT <1:".to_string()));
+    assert_eq!(fix("[a#ABCD]\nCUT 0"), None);
+    // Other words for CUT, and file ops in lower case.
+    assert_eq!(fix("[a#ABCD]\nDEL 2"), Some("CUT 2".to_string()));
+    assert_eq!(fix("[a#ABCD]\ndelete 2.=4"), Some("CUT 2.=4".to_string()));
+    assert_eq!(fix("[a#ABCD]\nrem"), Some("REM".to_string()));
+    assert_eq!(fix("[a#ABCD]\nmv b.rs"), Some("MV b.rs".to_string()));
+    // Prose stays an unknown line with no guess.
+    assert_eq!(fix("[a#ABCD]\nremove the old helper"), None);
+    // Inside a body, such lines are rows without `+` (their own fix).
+    assert_eq!(
+        fails("[a#ABCD]\nPUT 2:\n+x\nDEL 2").problem,
+        Problem::BareRow(RowShape::Plain)
+    );
+}
