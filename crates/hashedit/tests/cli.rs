@@ -109,8 +109,8 @@ fn stale_tag_exits_one_with_a_live_snapshot_and_writes_nothing() {
     assert_eq!(
         stdout(&out),
         format!(
-            "f.txt: snapshot tag DEAD is stale: the file changed and its tag is now {live}; nothing was \
-             written. Retry with the header and line numbers of the live snapshot below\n\nLive snapshot \
+            "f.txt: snapshot tag DEAD is stale: the file's tag is now {live} (it changed since that \
+             snapshot, or the tag was mistyped); nothing was written. Retry with the header and line numbers of the live snapshot below\n\nLive snapshot \
              (copy this header and these line numbers to retry):\n[f.txt#{live}]\n1:alpha\n"
         )
     );

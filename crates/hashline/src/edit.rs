@@ -142,8 +142,8 @@ impl fmt::Display for SectionFailure {
         match self {
             SectionFailure::StaleTag { expected, live } => write!(
                 f,
-                "snapshot tag {expected} is stale: the file changed and its tag is now {live}; \
-                 nothing was written. Retry with the header and line numbers of the live snapshot below"
+                "snapshot tag {expected} is stale: the file's tag is now {live} (it changed since that snapshot, or the \
+                 tag was mistyped); nothing was written. Retry with the header and line numbers of the live snapshot below"
             ),
             SectionFailure::StaleTagNotRebased {
                 expected,

@@ -103,8 +103,8 @@ pub fn write(cx: &ToolContext, args: &WriteArgs) -> ToolResult<Outcome> {
         {
             let message = match &live_text {
                 Ok(text) => format!(
-                    "{display}: snapshot tag {expected} is stale: the file changed and its tag is now \
-                     {live_tag}; nothing was written. Check the live snapshot below, then write again \
+                    "{display}: snapshot tag {expected} is stale: the file's tag is now {live_tag} (it \
+                     changed since that snapshot, or the tag was mistyped); nothing was written. Check the live snapshot below, then write again \
                      with tag {live_tag} if you still mean to replace it:\n{}",
                     chain_snapshot(&display, live_tag, text, &[])
                 ),
