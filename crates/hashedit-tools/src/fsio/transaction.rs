@@ -317,7 +317,7 @@ fn symlinked(display: &str, real: &str) -> ToolError {
     ToolError::new(
         ErrorKind::InvalidArguments,
         format!(
-            "{display} goes through a symlink to {real}; nothing was changed. Files are deleted and moved only by their real path, so that it is clear whether the link or the file is meant: write {real} to delete or move the file itself (links to it then dangle), or remove the symlink with another tool"
+            "{display} goes through a symlink to {real}; nothing was changed. Files are deleted and moved only by their real path, so that it is clear whether the link or the file is meant: head the section [{real}#TAG] instead (same tag) to delete or move the file itself (links to it then dangle), or remove the symlink with another tool"
         ),
     )
 }
@@ -1226,7 +1226,7 @@ mod tests {
             assert_eq!(error.kind, ErrorKind::InvalidArguments);
             assert_eq!(
                 error.message,
-                "link.txt goes through a symlink to real.txt; nothing was changed. Files are deleted and moved only by their real path, so that it is clear whether the link or the file is meant: write real.txt to delete or move the file itself (links to it then dangle), or remove the symlink with another tool"
+                "link.txt goes through a symlink to real.txt; nothing was changed. Files are deleted and moved only by their real path, so that it is clear whether the link or the file is meant: head the section [real.txt#TAG] instead (same tag) to delete or move the file itself (links to it then dangle), or remove the symlink with another tool"
             );
             assert_eq!(tree(ws.root()), before);
         }
