@@ -416,3 +416,53 @@ fn a_named_register_never_pasted_is_reported_as_dropped() {
         stdout(&out)
     );
 }
+
+#[test]
+fn a_block_cut_that_leaves_its_attribute_behind_is_warned() {
+    // Tester report: `CUT 3*` removed an impl but left its `#[cfg(..)]`,
+    // which then gated the next item, with no warning.
+    let src = "struct S;\n\n#[cfg(feature = \"x\")]\nimpl S {\n    fn a() {}\n}\n\nimpl Clone for S {\n    fn clone(&self) -> S { S }\n}\n";
+    let dir = workspace(&[("lib.rs", src)]);
+    let tag = hashline::TagScheme::Rho.tag_of(src.as_bytes());
+    let out = hashedit(
+        dir.path(),
+        &["edit"],
+        Some(&format!("[lib.rs#{tag}]\nCUT 4*\n")),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains(
+            "warning: lib.rs: CUT 4* (document line 2): line 3 above the block (#[cfg(feature = \"x\")]) is an attribute or \
+             decorator and stays, so it now applies to what follows; CUT 3.=6 would remove it with the block\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    // The cut itself is written as sent.
+    assert_eq!(
+        fs::read_to_string(dir.path().join("lib.rs")).unwrap(),
+        "struct S;\n\n#[cfg(feature = \"x\")]\n\nimpl Clone for S {\n    fn clone(&self) -> S { S }\n}\n"
+    );
+    // A Python decorator, likewise; a block with no attribute above is quiet.
+    let py = "class A:\n    @property\n    def f(self):\n        return 1\n\n    def g(self):\n        return 2\n";
+    fs::write(dir.path().join("a.py"), py).unwrap();
+    let tag = hashline::TagScheme::Rho.tag_of(py.as_bytes());
+    let out = hashedit(
+        dir.path(),
+        &["edit"],
+        Some(&format!("[a.py#{tag}]\nCUT 3*\n")),
+    );
+    assert!(
+        stdout(&out).contains("line 2 above the block (@property)"),
+        "{}",
+        stdout(&out)
+    );
+    fs::write(dir.path().join("b.py"), py).unwrap();
+    let out = hashedit(
+        dir.path(),
+        &["edit"],
+        Some(&format!("[b.py#{tag}]\nCUT 6*\n")),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(!stdout(&out).contains("warning"), "{}", stdout(&out));
+}

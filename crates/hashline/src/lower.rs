@@ -324,6 +324,10 @@ pub fn lower(
             }
             OpKind::Cut { target, register } => {
                 let (range, echo) = resolve_target(*target, &name, &mut blocks, total, "CUT", "")?;
+                if matches!(target, Target::Block(_)) {
+                    out.warnings
+                        .extend(attribute_left_behind(&name, range, text));
+                }
                 // Past the end the planner refuses the delete; capture what
                 // exists so a later paste in the same call still lowers.
                 let lines: Vec<String> = (range.start..=range.end.min(total))
@@ -502,6 +506,27 @@ fn resolve_block(
             })
         }
     }
+}
+
+/// The warning for a block cut that leaves the attribute or decorator
+/// written just above the block (`#[cfg(..)]`, `@property`,
+/// `@Override`) in the file: it then applies to whatever comes next. The
+/// block is the construct that starts on the op's line (reference-omp.md
+/// §3.5), so the cut is written as sent; the warning names the range that
+/// takes the attribute too.
+fn attribute_left_behind(op: &OpName, range: LineRange, text: &Text) -> Option<String> {
+    let above = range.start.checked_sub(1).filter(|&n| n >= 1)?;
+    let line = text.line(above).trim();
+    let attribute = (line.starts_with("#[") && line.ends_with(']'))
+        || (line.starts_with('@')
+            && line[1..].starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'));
+    attribute.then(|| {
+        format!(
+            "{op}: line {above} above the block ({line}) is an attribute or decorator and stays, so it \
+             now applies to what follows; CUT {above}.={} would remove it with the block",
+            range.end
+        )
+    })
 }
 
 /// `header` with its block anchor `line*` moved to `start*`.
