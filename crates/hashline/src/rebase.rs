@@ -124,6 +124,19 @@ pub fn rebase(ops: &[Hunk], served: &Text, live: &Text) -> Result<Rebased, Rebas
                 return Err(RebaseRefusal::TouchesChangedLines(op.line));
             }
         }
+        // The op's lines with one line of context each side must not occur
+        // more often in the live file than in the served one: a copy of
+        // them added elsewhere (a block duplicated above or below) makes
+        // "which one is the original" a guess that no wider context can
+        // settle, since the diff aligned the runs arbitrarily.
+        {
+            let lo = first.saturating_sub(1).max(1);
+            let hi = (last + 1).min(n);
+            let window = &old[lo - 1..hi];
+            if occurrences(window, &new, &new_index) > occurrences(window, &old, &old_index) {
+                return Err(RebaseRefusal::NoContext(op.line));
+            }
+        }
         // The op's lines with a little context must occur once in each
         // version: with repeated blocks, the diff's alignment of equal runs
         // is a guess, and so would the move be (product.md §3 item 6).
@@ -334,6 +347,24 @@ mod tests {
         assert_eq!(
             run(SERVED, appended, "PUT >8:\n+z"),
             Err(RebaseRefusal::TouchesChangedLines(2))
+        );
+    }
+
+    #[test]
+    fn a_copy_of_the_ops_lines_added_elsewhere_is_never_guessed() {
+        // Tester report: a block duplicated right after itself; the op on
+        // line 3 could mean either copy, and was put on the first.
+        let served = "h\na\nb\nc\nd\nt\n";
+        let live = "h\na\nb\nc\nd\na\nb\nc\nd\nt\n";
+        assert_eq!(
+            run(served, live, "PUT 3:\n+B"),
+            Err(RebaseRefusal::NoContext(2))
+        );
+        // A line equal to the op's line alone, added far away, is fine.
+        let far = "h\na\nb\nc\nd\nt\nu\nv\nw\nb\n";
+        assert_eq!(
+            run(served, far, "PUT 3:\n+B").unwrap().0,
+            "h\na\nB\nc\nd\nt\nu\nv\nw\nb\n"
         );
     }
 
