@@ -453,7 +453,8 @@ fn read_stdin_text(command: &str) -> Result<ToolResult<String>, String> {
 
 /// Reads at most [`MAX_INPUT_BYTES`] of UTF-8 text from `reader` (named
 /// `source` in messages). More input is a tool error of kind `too_large`
-/// (nothing was written); unreadable or non-UTF-8 input is a usage error.
+/// (nothing was written); non-UTF-8 input is a tool error of kind
+/// `not_utf8`; an unreadable source is a usage error.
 fn read_bounded_text(
     reader: impl Read,
     source: &str,
@@ -474,7 +475,16 @@ fn read_bounded_text(
     }
     match String::from_utf8(bytes) {
         Ok(text) => Ok(Ok(text)),
-        Err(_) => Err(format!("{command} takes UTF-8 text on {source}")),
+        // A tool error, not a usage error: `--json` callers get the usual
+        // error object, and the exit code says "refused" (1), not "misused".
+        Err(error) => Ok(Err(ToolError::new(
+            ErrorKind::NotUtf8,
+            format!(
+                "the input of {command} on {source} is not UTF-8 text (first bad byte at offset {}); \
+                 nothing was written. Send it as UTF-8",
+                error.utf8_error().valid_up_to()
+            ),
+        ))),
     }
 }
 

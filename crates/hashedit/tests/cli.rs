@@ -466,3 +466,30 @@ fn a_block_cut_that_leaves_its_attribute_behind_is_warned() {
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     assert!(!stdout(&out).contains("warning"), "{}", stdout(&out));
 }
+
+#[test]
+fn a_non_utf8_document_is_a_tool_error_with_json() {
+    let dir = workspace(&[("f.txt", "a\n")]);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hashedit"))
+        .args(["--root", dir.path().to_str().unwrap(), "--json", "edit"])
+        .env("HASHEDIT_REGISTRY", "off")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"[f.txt#ABCD]\nPUT 1:\n+\xff\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        "{\"error\":{\"kind\":\"not_utf8\",\"message\":\"the input of edit on stdin is not UTF-8 text (first bad \
+         byte at offset 21); nothing was written. Send it as UTF-8\"},\"ok\":false}\n"
+    );
+    assert_eq!(fs::read(dir.path().join("f.txt")).unwrap(), b"a\n");
+}

@@ -285,12 +285,10 @@ fn documents_that_would_break_the_text_are_refused() {
         "parse_error",
         "has a body row starting with U+FEFF (a byte order mark)",
     );
-    // A document that is not UTF-8 is a usage error (exit 2).
+    // A document that is not UTF-8 is refused as a tool error (exit 1).
     let mut not_utf8 = format!("[ok.txt#{tag}]\nPUT 1:\n+").into_bytes();
     not_utf8.extend_from_slice(b"\xff\n");
-    let out = run(&f.root, &["edit"], &not_utf8);
-    assert_eq!(out.code, Some(2), "{}", out.stderr);
-    assert_eq!(out.stderr, "hashedit: edit takes UTF-8 text on stdin\n");
+    run(&f.root, &["edit"], &not_utf8).refused("not_utf8", "is not UTF-8 text");
     assert_eq!(f.snapshot(), before);
 }
 
