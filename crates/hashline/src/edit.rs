@@ -505,6 +505,10 @@ const SHIFT_MIN_ROW_BYTES: usize = 8;
 /// Longest trimmed row (bytes) the shifted-range check compares, so the
 /// character diff stays cheap.
 const SHIFT_MAX_ROW_BYTES: usize = 400;
+/// Most hunks of one section that the shifted-range check looks at.
+const SHIFT_MAX_HUNKS: usize = 1000;
+/// Longest replaced range (lines) the shifted-range check looks at.
+const SHIFT_MAX_RANGE: usize = 16;
 /// A row at least this similar (character ratio, 0..=1) to a neighbour is
 /// read as an edited copy of it.
 const SHIFT_NEAR: f32 = 0.8;
@@ -534,10 +538,15 @@ fn shift_warnings(hunks: &[crate::hunk::Hunk], live: &Text) -> Vec<String> {
     let kept = |n: usize| staying.line(n);
     let usable = |s: &str| (SHIFT_MIN_ROW_BYTES..=SHIFT_MAX_ROW_BYTES).contains(&s.len());
     let mut warnings = Vec::new();
-    for hunk in hunks {
+    // Bounded work: the first hunks of a huge document, and ranges short
+    // enough to be aimed by hand (a slip of one line is a small-edit slip).
+    for hunk in hunks.iter().take(SHIFT_MAX_HUNKS) {
         let HunkKind::Replace { range, body } = &hunk.kind else {
             continue;
         };
+        if range.len() > SHIFT_MAX_RANGE {
+            continue;
+        }
         let (Some(first), Some(last)) = (body.first(), body.last()) else {
             continue;
         };
