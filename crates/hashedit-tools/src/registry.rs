@@ -86,9 +86,14 @@ impl DiskRegistry {
     /// Merges `session`'s fingerprints into the registry file: re-reads it
     /// under the lock (other calls may have written meanwhile), records the
     /// session's entries after it (they are newer), and replaces it.
-    /// Errors are ignored (see the module docs).
-    pub fn save_from(&self, session: &Session) {
-        let _ = self.try_save(session);
+    ///
+    /// # Errors
+    /// The I/O error that kept the file from being written (a directory in
+    /// the way, no permission, a full disk). Nothing else depends on the
+    /// registry, so callers may go on without it (see the module docs);
+    /// the CLI says so on stderr.
+    pub fn save_from(&self, session: &Session) -> std::io::Result<()> {
+        self.try_save(session)
     }
 
     fn try_save(&self, session: &Session) -> std::io::Result<()> {
@@ -218,7 +223,7 @@ mod tests {
         first.record(Path::new("/w/f.txt"), served, Some(b"alpha\nbeta\n"));
         first.record(odd, served, None);
         first.mark_consumed(odd, served, served.tag);
-        registry.save_from(&first);
+        registry.save_from(&first).unwrap();
         // A later call (a new process) loads what was served.
         let second = Session::new();
         registry.load_into(&second);

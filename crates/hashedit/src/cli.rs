@@ -258,8 +258,16 @@ fn execute(cli: Cli) -> Result<ToolResult<(Outcome, Printed)>, String> {
     let result = run_tool(&cx, cli.command)?;
     if let Some(registry) = &registry
         && session.generation() != loaded
+        && let Err(error) = registry.save_from(&session)
     {
-        registry.save_from(&session);
+        // Tester report: an unusable registry was ignored without a word,
+        // which silently weakens the cross-call collision check.
+        eprintln!(
+            "hashedit: warning: cannot update the snapshot registry {}: {error}; tags are still checked, \
+             but without the fingerprints of earlier calls (set HASHEDIT_REGISTRY to a writable file, or \
+             to off)",
+            registry.path().display()
+        );
     }
     Ok(result)
 }

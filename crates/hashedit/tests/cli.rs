@@ -493,3 +493,33 @@ fn a_non_utf8_document_is_a_tool_error_with_json() {
     );
     assert_eq!(fs::read(dir.path().join("f.txt")).unwrap(), b"a\n");
 }
+
+#[test]
+fn an_unusable_registry_is_reported_on_stderr() {
+    let dir = workspace(&[("f.txt", "a\n")]);
+    let registry = tempfile::tempdir().unwrap();
+    // A directory where the registry file should be.
+    let in_the_way = registry.path().join("reg");
+    fs::create_dir(&in_the_way).unwrap();
+    let out = hashedit_with_registry(dir.path(), &["read", "f.txt"], None, &in_the_way);
+    assert_eq!(out.status.code(), Some(0));
+    let tag = hashline::TagScheme::Rho.tag_of(b"a\n");
+    assert_eq!(stdout(&out), format!("[f.txt#{tag}]\n1:a\n"));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        format!(
+            "hashedit: warning: cannot update the snapshot registry {}: Is a directory (os error 21); tags \
+             are still checked, but without the fingerprints of earlier calls (set HASHEDIT_REGISTRY to a \
+             writable file, or to off)\n",
+            in_the_way.display()
+        )
+    );
+    // A writable registry file: no warning.
+    let file = registry.path().join("snapshots.v1");
+    let out = hashedit_with_registry(dir.path(), &["read", "f.txt"], None, &file);
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
