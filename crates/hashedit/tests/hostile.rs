@@ -31,6 +31,27 @@ struct Fixture {
 }
 
 impl Fixture {
+    /// The workspace root, opened as a directory descriptor.
+    fn root_dir(&self) -> rustix::fd::OwnedFd {
+        rustix::fs::openat(
+            rustix::fs::CWD,
+            &self.root,
+            rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::DIRECTORY,
+            rustix::fs::Mode::empty(),
+        )
+        .unwrap()
+    }
+
+    /// Makes a FIFO named `name` in the workspace root.
+    fn fifo(&self, name: &str) {
+        rustix::fs::mkfifoat(
+            self.root_dir(),
+            name,
+            rustix::fs::Mode::from_raw_mode(0o666),
+        )
+        .unwrap();
+    }
+
     fn new() -> Fixture {
         let dir = tempfile::tempdir().unwrap();
         let base = fs::canonicalize(dir.path()).unwrap();
@@ -295,14 +316,8 @@ fn documents_that_would_break_the_text_are_refused() {
 #[test]
 fn special_files_are_refused_without_blocking() {
     let f = Fixture::new();
-    let root_fd = rustix::fs::openat(
-        rustix::fs::CWD,
-        &f.root,
-        rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::DIRECTORY,
-        rustix::fs::Mode::empty(),
-    )
-    .unwrap();
-    rustix::fs::mkfifoat(&root_fd, "fifo", rustix::fs::Mode::from_raw_mode(0o666)).unwrap();
+    let root_fd = f.root_dir();
+    f.fifo("fifo");
     let _socket = std::os::unix::net::UnixListener::bind(f.path("sock")).unwrap();
     refused_by_every_tool(
         &f,
@@ -435,14 +450,7 @@ fn files_deleted_or_replaced_between_read_and_edit() {
     run(&f.root, &["edit"], document.as_bytes()).refused("stale_tag", "ok.txt: snapshot tag");
     // Replaced by a FIFO, a directory, a symlink out of the workspace.
     fs::remove_file(f.path("ok.txt")).unwrap();
-    let root_fd = rustix::fs::openat(
-        rustix::fs::CWD,
-        &f.root,
-        rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::DIRECTORY,
-        rustix::fs::Mode::empty(),
-    )
-    .unwrap();
-    rustix::fs::mkfifoat(&root_fd, "ok.txt", rustix::fs::Mode::from_raw_mode(0o666)).unwrap();
+    f.fifo("ok.txt");
     run(&f.root, &["edit"], document.as_bytes()).refused("not_a_regular_file", "ok.txt is a FIFO");
     fs::remove_file(f.path("ok.txt")).unwrap();
     fs::create_dir(f.path("ok.txt")).unwrap();
@@ -632,14 +640,7 @@ impl Drop for Mcp {
 fn the_mcp_server_refuses_the_same_inputs() {
     let f = Fixture::new();
     fs::write(f.path("nul.txt"), b"a\0b\n").unwrap();
-    let root_fd = rustix::fs::openat(
-        rustix::fs::CWD,
-        &f.root,
-        rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::DIRECTORY,
-        rustix::fs::Mode::empty(),
-    )
-    .unwrap();
-    rustix::fs::mkfifoat(&root_fd, "fifo", rustix::fs::Mode::from_raw_mode(0o666)).unwrap();
+    f.fifo("fifo");
     symlink(f.base.join("outside"), f.path("dir-out")).unwrap();
     let before = f.snapshot();
     let mut mcp = Mcp::start(&f.root);
