@@ -3,6 +3,7 @@
 
 use hashline::block::BlockResolver;
 
+use crate::cancel::CancelToken;
 use crate::session::Session;
 use crate::workspace::Workspace;
 
@@ -20,6 +21,9 @@ pub struct ToolContext<'a> {
     /// The grammar for block locators (`N*`); without one they fail with a
     /// clear error.
     pub blocks: Option<&'a dyn BlockResolver>,
+    /// Raised by the caller to stop a running search (`grep`, `glob`,
+    /// `list_dir`) early; see [`CancelToken`].
+    pub cancel: Option<&'a CancelToken>,
 }
 
 impl std::fmt::Debug for ToolContext<'_> {
@@ -28,6 +32,7 @@ impl std::fmt::Debug for ToolContext<'_> {
             .field("ws", &self.ws)
             .field("session", &self.session.is_some())
             .field("blocks", &self.blocks.is_some())
+            .field("cancel", &self.cancel.map(CancelToken::is_cancelled))
             .finish()
     }
 }
@@ -39,6 +44,15 @@ impl<'a> ToolContext<'a> {
             ws,
             session: None,
             blocks: None,
+            cancel: None,
+        }
+    }
+
+    /// The same context, stopped early when `cancel` is raised.
+    pub fn with_cancel(self, cancel: &'a CancelToken) -> ToolContext<'a> {
+        ToolContext {
+            cancel: Some(cancel),
+            ..self
         }
     }
 

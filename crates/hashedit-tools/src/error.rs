@@ -54,6 +54,9 @@ pub enum ErrorKind {
     Conflict,
     /// `write` content that looks like pasted read output.
     LooksLikeReadOutput,
+    /// The caller cancelled the call before it finished; nothing was
+    /// written.
+    Cancelled,
     /// Any other I/O failure.
     Io,
 }
@@ -82,6 +85,7 @@ impl ErrorKind {
             ErrorKind::IndentationMismatch => "indentation_mismatch",
             ErrorKind::Conflict => "conflict",
             ErrorKind::LooksLikeReadOutput => "looks_like_read_output",
+            ErrorKind::Cancelled => "cancelled",
             ErrorKind::Io => "io",
         }
     }

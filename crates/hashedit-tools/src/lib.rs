@@ -7,6 +7,7 @@
 //! Formats and rules come from the pure `hashline` crate.
 
 pub mod args;
+mod cancel;
 pub mod context;
 pub mod error;
 pub mod fsio;
@@ -17,6 +18,7 @@ pub mod session;
 pub mod tools;
 pub mod workspace;
 
+pub use cancel::CancelToken;
 pub use context::ToolContext;
 pub use error::{ErrorKind, ToolError, ToolResult};
 pub use outcome::Outcome;

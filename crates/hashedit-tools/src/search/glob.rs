@@ -255,9 +255,7 @@ pub fn glob_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::testutil::Ws;
-    use std::sync::Arc;
-    use std::sync::atomic::AtomicBool;
+    use crate::search::testutil::{Ws, cancelled_token};
     use std::time::Duration;
 
     fn args(pattern: &str) -> GlobArgs {
@@ -376,7 +374,7 @@ mod tests {
         let path = ws.path(".");
         let scope = ws.scope(&path, ".");
         let cancelled = SearchOptions {
-            cancel: Some(Arc::new(AtomicBool::new(true))),
+            cancel: Some(cancelled_token()),
             ..SearchOptions::default()
         };
         let out = glob_with(&scope, &args("*.rs"), 64_000, &cancelled).unwrap();

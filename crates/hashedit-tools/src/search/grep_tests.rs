@@ -2,8 +2,7 @@
 //! product.md §3 item 7 improvements, and handed cases B08, B19, B21, D08.
 
 use super::*;
-use crate::search::testutil::Ws;
-use std::sync::Arc;
+use crate::search::testutil::{Ws, cancelled_token};
 use std::time::Duration;
 
 fn args(pattern: &str) -> GrepArgs {
@@ -273,7 +272,7 @@ fn case54_long_lines_are_cut_at_200_chars() {
 fn case55_cancelled_search_says_so() {
     let ws = Ws::new(&[("a.txt", b"needle\n")]);
     let options = SearchOptions {
-        cancel: Some(Arc::new(AtomicBool::new(true))),
+        cancel: Some(cancelled_token()),
         ..SearchOptions::default()
     };
     let out = run_opts(&ws, ".", &args("needle"), &options);

@@ -4,7 +4,7 @@ use hashline::truncate::truncate_to_budget;
 use serde_json::json;
 
 use super::budget::{fit, listing_tail, render_listing};
-use super::{SearchScope, budget_reason};
+use super::{SearchOptions, SearchScope, budget_reason};
 use crate::error::{ErrorKind, ToolError, ToolResult};
 use crate::fsio::is_temp_leftover;
 use crate::outcome::Outcome;
@@ -51,6 +51,20 @@ struct Entry {
 /// Errors: [`ErrorKind::NotARegularFile`] when the target is not a
 /// directory; I/O failures while listing map through [`ToolError::io`].
 pub fn list_dir(scope: &SearchScope, max_output_bytes: usize) -> ToolResult<Outcome> {
+    list_dir_with(scope, max_output_bytes, &SearchOptions::default())
+}
+
+/// [`list_dir`] with explicit options; only [`SearchOptions::cancel`]
+/// applies (a listing reads no file and is not recursive).
+///
+/// Errors: as [`list_dir`], and [`ErrorKind::Cancelled`] when the token is
+/// raised before the listing is complete (a partial listing would be
+/// sorted wrongly, so none is returned).
+pub fn list_dir_with(
+    scope: &SearchScope,
+    max_output_bytes: usize,
+    options: &SearchOptions,
+) -> ToolResult<Outcome> {
     let metadata =
         std::fs::metadata(scope.target).map_err(|e| ToolError::io("list", scope.display, &e))?;
     if !metadata.is_dir() {
@@ -71,6 +85,12 @@ pub fn list_dir(scope: &SearchScope, max_output_bytes: usize) -> ToolResult<Outc
         std::fs::read_dir(scope.target).map_err(|e| ToolError::io("list", scope.display, &e))?;
     let mut entries = Vec::new();
     for entry in reader {
+        if options.cancel.as_ref().is_some_and(|c| c.is_cancelled()) {
+            return Err(ToolError::new(
+                ErrorKind::Cancelled,
+                format!("listing {} was cancelled", scope.display),
+            ));
+        }
         let entry = entry.map_err(|e| ToolError::io("list", scope.display, &e))?;
         let file_type = entry.file_type();
         if file_type.as_ref().is_ok_and(std::fs::FileType::is_file)

@@ -28,9 +28,9 @@
 //! [`hashline::truncate::truncate_to_budget`].
 
 use std::path::Path;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+use crate::cancel::CancelToken;
 
 mod budget;
 mod glob;
@@ -40,7 +40,7 @@ mod walk;
 
 pub use glob::{glob, glob_with};
 pub use grep::{grep, grep_with};
-pub use list_dir::list_dir;
+pub use list_dir::{list_dir, list_dir_with};
 
 /// Default cap on results for `grep` (matching lines in content mode, files
 /// otherwise) and `glob` (paths) (reference-rho.md §4, §10).
@@ -95,9 +95,9 @@ pub struct SearchOptions {
     pub time_limit: Duration,
     /// Directory entries a walk may visit (default [`MAX_WALK_ENTRIES`]).
     pub max_entries: usize,
-    /// When set to true by another thread, the search stops at the next
-    /// entry or file and reports itself as cancelled.
-    pub cancel: Option<Arc<AtomicBool>>,
+    /// When another thread raises it, the search stops at the next entry
+    /// or file and reports itself as cancelled.
+    pub cancel: Option<CancelToken>,
 }
 
 impl Default for SearchOptions {
@@ -200,7 +200,7 @@ pub(crate) struct Limits {
     pub(crate) deadline: Instant,
     pub(crate) time_limit: Duration,
     pub(crate) max_entries: usize,
-    pub(crate) cancel: Option<Arc<AtomicBool>>,
+    pub(crate) cancel: Option<CancelToken>,
 }
 
 impl Limits {
@@ -218,11 +218,7 @@ impl Limits {
 
     /// `Some` once the call must stop for cancellation or time.
     pub(crate) fn check(&self) -> Option<Stop> {
-        if self
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
-        {
+        if self.cancel.as_ref().is_some_and(CancelToken::is_cancelled) {
             Some(Stop::Cancelled)
         } else if Instant::now() >= self.deadline {
             Some(Stop::TimeLimit)
@@ -275,6 +271,13 @@ pub(crate) mod testutil {
     pub(crate) struct Ws {
         pub(crate) dir: TempDir,
         pub(crate) root: PathBuf,
+    }
+
+    /// A cancellation token that is already raised.
+    pub(crate) fn cancelled_token() -> crate::cancel::CancelToken {
+        let token = crate::cancel::CancelToken::new();
+        token.cancel();
+        token
     }
 
     impl Ws {

@@ -5,7 +5,7 @@ use crate::args::{GlobArgs, GrepArgs, ListDirArgs};
 use crate::context::ToolContext;
 use crate::error::ToolResult;
 use crate::outcome::Outcome;
-use crate::search::{self, SearchScope};
+use crate::search::{self, SearchOptions, SearchScope};
 use crate::workspace::{Resolve, Workspace};
 
 /// Runs `grep` under `args.path` (default: the workspace root).
@@ -15,7 +15,13 @@ use crate::workspace::{Resolve, Workspace};
 pub fn grep(cx: &ToolContext, args: &GrepArgs) -> ToolResult<Outcome> {
     let ws = cx.ws;
     let outcome = in_scope(ws, args.path.as_deref().unwrap_or("."), |scope| {
-        search::grep(scope, args, ws.tag_scheme(), ws.max_output_bytes())
+        search::grep_with(
+            scope,
+            args,
+            ws.tag_scheme(),
+            ws.max_output_bytes(),
+            &search_options(cx),
+        )
     })?;
     if let Some(session) = cx.session {
         for served in &outcome.served {
@@ -31,7 +37,7 @@ pub fn grep(cx: &ToolContext, args: &GrepArgs) -> ToolResult<Outcome> {
 pub fn glob(cx: &ToolContext, args: &GlobArgs) -> ToolResult<Outcome> {
     let ws = cx.ws;
     in_scope(ws, args.path.as_deref().unwrap_or("."), |scope| {
-        search::glob(scope, args, ws.max_output_bytes())
+        search::glob_with(scope, args, ws.max_output_bytes(), &search_options(cx))
     })
 }
 
@@ -41,8 +47,16 @@ pub fn glob(cx: &ToolContext, args: &GlobArgs) -> ToolResult<Outcome> {
 pub fn list_dir(cx: &ToolContext, args: &ListDirArgs) -> ToolResult<Outcome> {
     let ws = cx.ws;
     in_scope(ws, &args.path, |scope| {
-        search::list_dir(scope, ws.max_output_bytes())
+        search::list_dir_with(scope, ws.max_output_bytes(), &search_options(cx))
     })
+}
+
+/// The production search options, cancelled by the context's token.
+fn search_options(cx: &ToolContext) -> SearchOptions {
+    SearchOptions {
+        cancel: cx.cancel.cloned(),
+        ..SearchOptions::default()
+    }
 }
 
 /// Resolves `path` as an existing file or directory of `ws` and runs
