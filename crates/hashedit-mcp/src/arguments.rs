@@ -1,10 +1,15 @@
 //! Checking tool arguments against the published input schemas.
 //!
 //! The server enforces exactly the schema it publishes (types, `minimum`,
-//! `enum`, required properties and, for `edit`, no unknown properties), so a
-//! model gets one clear message naming every bad argument instead of a
-//! deserialiser's complaint. `null` for an optional property counts as
+//! `enum`, required properties, no unknown properties), so a model gets one
+//! clear message naming every bad argument instead of a deserialiser's
+//! complaint, and a mistyped name (`offest`) is refused on every tool
+//! rather than silently ignored. `null` for an optional property counts as
 //! absent: some clients send it for arguments the model left out.
+//!
+//! Some clients add control properties of their own to every tool's schema
+//! and forward them with the model's arguments ([`CLIENT_CONTROL_ARGUMENTS`]);
+//! those are dropped before the check.
 
 use rmcp::model::JsonObject;
 use serde::de::DeserializeOwned;
@@ -14,6 +19,14 @@ use crate::catalog::ToolName;
 
 /// Longest rendering of an offending value quoted in a message (chars).
 const QUOTE_CHARS: usize = 40;
+
+/// Properties that clients inject into every tool call for their own
+/// scheduling, not the model's intent: accepted and ignored on every tool.
+///
+/// `wait_for_previous`: Gemini CLI adds it to each tool's schema so the model
+/// can ask for a call to wait until the previous ones finished, and sends it
+/// on to the server.
+pub const CLIENT_CONTROL_ARGUMENTS: &[&str] = &["wait_for_previous"];
 
 /// Checks `arguments` against `tool`'s schema and deserialises them.
 ///
@@ -26,7 +39,7 @@ pub fn parse_arguments<T: DeserializeOwned>(
     let empty = JsonObject::new();
     let arguments = arguments.unwrap_or(&empty);
     let schema = tool.input_schema();
-    let problems = check(&schema, arguments);
+    let problems = check(&schema, arguments, tool);
     if !problems.is_empty() {
         return Err(format!(
             "invalid arguments for {}: {}",
@@ -35,10 +48,10 @@ pub fn parse_arguments<T: DeserializeOwned>(
         ));
     }
     // Optional properties sent as null are dropped, so the argument structs
-    // see them as absent.
+    // see them as absent; so are the clients' control properties.
     let cleaned: JsonObject = arguments
         .iter()
-        .filter(|(_, v)| !v.is_null())
+        .filter(|(k, v)| !v.is_null() && !CLIENT_CONTROL_ARGUMENTS.contains(&k.as_str()))
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     serde_json::from_value(Value::Object(cleaned))
@@ -47,8 +60,8 @@ pub fn parse_arguments<T: DeserializeOwned>(
 
 /// Every way `arguments` break `schema`, in a stable order: missing
 /// required properties, then the given properties by name, then unknown
-/// properties.
-fn check(schema: &JsonObject, arguments: &JsonObject) -> Vec<String> {
+/// properties (by name).
+fn check(schema: &JsonObject, arguments: &JsonObject, tool: ToolName) -> Vec<String> {
     let empty = JsonObject::new();
     let properties = schema
         .get("properties")
@@ -79,15 +92,22 @@ fn check(schema: &JsonObject, arguments: &JsonObject) -> Vec<String> {
             problems.push(problem);
         }
     }
-    if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
-        let mut known: Vec<&str> = properties.keys().map(String::as_str).collect();
-        known.sort_unstable();
-        for name in arguments.keys().filter(|k| !properties.contains_key(*k)) {
-            problems.push(format!(
-                "unknown argument {name} (the only arguments are {})",
-                known.join(", ")
-            ));
-        }
+    let mut known: Vec<&str> = properties.keys().map(String::as_str).collect();
+    known.sort_unstable();
+    let mut unknown: Vec<&String> = arguments
+        .keys()
+        .filter(|k| !properties.contains_key(*k) && !CLIENT_CONTROL_ARGUMENTS.contains(&k.as_str()))
+        .collect();
+    unknown.sort();
+    for name in unknown {
+        let guess = closest(name, &known)
+            .map(|g| format!("did you mean {g}? "))
+            .unwrap_or_default();
+        problems.push(format!(
+            "unknown argument {name} ({guess}{} takes only {})",
+            tool.as_str(),
+            known.join(", ")
+        ));
     }
     problems
 }
@@ -140,6 +160,46 @@ fn check_value(name: &str, property: &Value, value: &Value) -> Option<String> {
         ));
     }
     None
+}
+
+/// The known name within two edits (insertions, deletions, substitutions
+/// or swaps of neighbours) of `name`, when exactly one is that close.
+fn closest<'k>(name: &str, known: &[&'k str]) -> Option<&'k str> {
+    let near: Vec<&str> = known
+        .iter()
+        .copied()
+        .filter(|k| edit_distance(name, k) <= 2)
+        .collect();
+    match near.as_slice() {
+        [one] => Some(one),
+        _ => None,
+    }
+}
+
+/// Optimal string alignment distance between `a` and `b` (characters).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in rows[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (rows[i - 1][j] + 1)
+                .min(rows[i][j - 1] + 1)
+                .min(rows[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = best;
+        }
+    }
+    rows[a.len()][b.len()]
 }
 
 /// A short rendering of a JSON value for a message.
@@ -236,7 +296,7 @@ mod tests {
                 Some(&object(json!({"input": "x", "path": "a"})))
             )
             .unwrap_err(),
-            "invalid arguments for edit: unknown argument path (the only arguments are input)"
+            "invalid arguments for edit: unknown argument path (edit takes only input)"
         );
         assert_eq!(
             parse_arguments::<EditArgs>(ToolName::Edit, None).unwrap_err(),
@@ -253,13 +313,64 @@ mod tests {
     }
 
     #[test]
-    fn other_tools_ignore_unknown_arguments() {
+    fn every_tool_refuses_unknown_arguments_and_suggests_the_near_one() {
         assert_eq!(
-            read(json!({"path": "a", "encoding": "utf-8"}))
-                .unwrap()
-                .path,
-            "a"
+            read(json!({"path": "a", "offest": 3})).unwrap_err(),
+            "invalid arguments for read_file: unknown argument offest (did you mean offset? \
+             read_file takes only limit, offset, path)"
         );
+        assert_eq!(
+            read(json!({"path": "a", "encoding": "utf-8"})).unwrap_err(),
+            "invalid arguments for read_file: unknown argument encoding (read_file takes only \
+             limit, offset, path)"
+        );
+        for tool in ToolName::ALL {
+            let mut arguments = object(json!({"zzz_unknown": 1}));
+            for required in ["path", "pattern", "content", "input"] {
+                arguments.insert(required.into(), json!("x"));
+            }
+            let message = check(&tool.input_schema(), &arguments, tool).join("; ");
+            assert!(
+                message.contains(&format!(
+                    "unknown argument zzz_unknown ({} takes only",
+                    tool.as_str()
+                )),
+                "{tool:?}: {message}"
+            );
+        }
+    }
+
+    #[test]
+    fn client_control_arguments_are_accepted_and_dropped() {
+        assert_eq!(
+            read(json!({"path": "a", "wait_for_previous": true})).unwrap(),
+            ReadFileArgs {
+                path: "a".into(),
+                offset: None,
+                limit: None
+            }
+        );
+        assert_eq!(
+            parse_arguments::<EditArgs>(
+                ToolName::Edit,
+                Some(&object(json!({"input": "x", "wait_for_previous": false})))
+            )
+            .unwrap()
+            .input,
+            "x"
+        );
+    }
+
+    #[test]
+    fn edit_distance_counts_swaps_as_one() {
+        assert_eq!(edit_distance("offest", "offset"), 1);
+        assert_eq!(edit_distance("pth", "path"), 1);
+        assert_eq!(edit_distance("limit", "offset"), 5);
+        assert_eq!(
+            closest("pattren", &["glob", "path", "pattern"]),
+            Some("pattern")
+        );
+        assert_eq!(closest("xyz", &["glob", "path"]), None);
     }
 
     #[test]

@@ -13,6 +13,8 @@ use std::sync::Arc;
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{Value, json};
 
+use crate::result::StructuredContent;
+
 /// One of the six tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ToolName {
@@ -89,141 +91,128 @@ impl ToolName {
     }
 
     /// The input schema, as published in `tools/list` and enforced on every
-    /// call (see [`crate::arguments`]).
+    /// call (see [`crate::arguments`]). Every schema refuses properties it
+    /// does not list (`additionalProperties: false`).
     pub fn input_schema(self) -> JsonObject {
-        let schema = match self {
+        let (properties, required) = match self {
+            ToolName::ReadFile => (
+                json!({
+                    "path": {"type": "string", "description": "File to read, relative to the workspace root."},
+                    "offset": {"type": "integer", "minimum": 1, "description": "First line to show (1-based)."},
+                    "limit": {"type": "integer", "minimum": 1, "description": "Most lines to show."}
+                }),
+                json!(["path"]),
+            ),
+            ToolName::Grep => (
+                json!({
+                    "pattern": {"type": "string", "description": "Regular expression (Rust syntax)."},
+                    "path": {"type": "string", "description": "Directory or file to search. Default: the workspace root."},
+                    "glob": {"type": "string", "description": "Only files whose path matches, e.g. \"*.py\", \"src/**/*.rs\"."},
+                    "literal": {"type": "boolean", "description": "Match pattern as plain text."},
+                    "case_sensitive": {"type": "boolean", "description": "Default true."},
+                    "include_hidden": {"type": "boolean", "description": "Also search hidden files."},
+                    "max_results": {"type": "integer", "minimum": 1, "description": "Cap on matching lines (content mode) or files. Default 200."},
+                    "max_per_file": {"type": "integer", "minimum": 1, "description": "Cap on rows per file. Default 10."},
+                    "output_mode": {"type": "string", "enum": ["content", "files_with_matches", "count"], "description": "Default content."}
+                }),
+                json!(["pattern"]),
+            ),
+            ToolName::Glob => (
+                json!({
+                    "pattern": {"type": "string", "description": "Glob, e.g. \"*.md\" or \"src/**/*.ts\"."},
+                    "path": {"type": "string", "description": "Directory to search. Default: the workspace root."},
+                    "include_hidden": {"type": "boolean", "description": "Also list hidden files."},
+                    "max_results": {"type": "integer", "minimum": 1, "description": "Cap on paths. Default 200."}
+                }),
+                json!(["pattern"]),
+            ),
+            ToolName::ListDir => (
+                json!({
+                    "path": {"type": "string", "description": "Directory; \".\" is the workspace root."}
+                }),
+                json!(["path"]),
+            ),
+            ToolName::Write => (
+                json!({
+                    "path": {"type": "string", "description": "File to create or replace, relative to the workspace root."},
+                    "content": {"type": "string", "description": "The whole new text of the file."},
+                    "tag": {"type": "string", "description": "Snapshot tag of the file you mean to replace; refused if it changed since."}
+                }),
+                json!(["path", "content"]),
+            ),
+            ToolName::Edit => (
+                json!({
+                    "input": {"type": "string", "description": "The edit document: [path#TAG] sections of PUT/CUT ops with + body rows."}
+                }),
+                json!(["input"]),
+            ),
+        };
+        let mut schema = JsonObject::new();
+        schema.insert("type".into(), json!("object"));
+        schema.insert("properties".into(), properties);
+        schema.insert("required".into(), required);
+        schema.insert("additionalProperties".into(), json!(false));
+        schema
+    }
+
+    /// The output schema declared with [`StructuredContent::On`]: the
+    /// reply's text under `"text"` and the tool's facts beside it. Further
+    /// properties may appear (facts are added over time), so the schema is
+    /// open.
+    pub fn output_schema(self) -> JsonObject {
+        let facts = match self {
             ToolName::ReadFile => json!({
-                "type": "object",
-                "properties": {
-                    "path": {
-                        "type": "string",
-                        "description": "File to read, relative to the workspace root (or absolute inside it)."
-                    },
-                    "offset": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "description": "First line to show (1-based). Default 1."
-                    },
-                    "limit": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "description": "Most lines to show. Default: the whole file, within the output budget."
-                    }
-                },
-                "required": ["path"]
+                "path": {"type": "string"},
+                "tag": {"type": ["string", "null"]},
+                "total_lines": {"type": "integer"},
+                "start": {"type": "integer"},
+                "end": {"type": "integer"},
+                "partial": {"type": "boolean"}
             }),
             ToolName::Grep => json!({
-                "type": "object",
-                "properties": {
-                    "pattern": {
-                        "type": "string",
-                        "description": "Regular expression (Rust regex syntax), matched against one line at a time."
-                    },
-                    "path": {
-                        "type": "string",
-                        "description": "Directory or single file to search. Default: the workspace root."
-                    },
-                    "glob": {
-                        "type": "string",
-                        "description": "Only search files whose path matches this glob, e.g. \"*.rs\" or \"src/**/*.ts\"."
-                    },
-                    "literal": {
-                        "type": "boolean",
-                        "description": "Match pattern as plain text instead of a regex. Default false."
-                    },
-                    "case_sensitive": {
-                        "type": "boolean",
-                        "description": "Match letter case exactly. Default true."
-                    },
-                    "include_hidden": {
-                        "type": "boolean",
-                        "description": "Also search hidden files and directories. Default false."
-                    },
-                    "max_results": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "description": "Cap on matching lines (content mode) or files (other modes). Default 200, at most 1000."
-                    },
-                    "max_per_file": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "description": "Cap on matching lines shown per file. Default 10, at most 100."
-                    },
-                    "output_mode": {
-                        "type": "string",
-                        "enum": ["content", "files_with_matches", "count"],
-                        "description": "content (default): snapshot headers and numbered hits; files_with_matches: paths only; count: hits per file."
-                    }
-                },
-                "required": ["pattern"]
+                "files": {"type": "array"},
+                "stop": {"type": ["string", "null"]}
             }),
             ToolName::Glob => json!({
-                "type": "object",
-                "properties": {
-                    "pattern": {
-                        "type": "string",
-                        "description": "Glob pattern; one without \"/\" matches at any depth (\"*.md\")."
-                    },
-                    "path": {
-                        "type": "string",
-                        "description": "Directory to search. Default: the workspace root."
-                    },
-                    "include_hidden": {
-                        "type": "boolean",
-                        "description": "Also list hidden files and directories. Default false."
-                    },
-                    "max_results": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "description": "Cap on paths listed. Default 200, at most 1000."
-                    }
-                },
-                "required": ["pattern"]
+                "paths": {"type": "array", "items": {"type": "string"}},
+                "count": {"type": "integer"},
+                "stop": {"type": ["string", "null"]}
             }),
             ToolName::ListDir => json!({
-                "type": "object",
-                "properties": {
-                    "path": {
-                        "type": "string",
-                        "description": "Directory to list; \".\" is the workspace root."
-                    }
-                },
-                "required": ["path"]
+                "path": {"type": "string"},
+                "entries": {"type": "array"},
+                "total": {"type": "integer"},
+                "truncated": {"type": "boolean"}
             }),
             ToolName::Write => json!({
-                "type": "object",
-                "properties": {
-                    "path": {
-                        "type": "string",
-                        "description": "File to create or replace, relative to the workspace root."
-                    },
-                    "content": {
-                        "type": "string",
-                        "description": "The complete new text of the file, exactly as it should be stored."
-                    },
-                    "tag": {
-                        "type": "string",
-                        "description": "Optional snapshot tag (4 hex digits) of the file you mean to replace; the write is refused if the file has changed since."
-                    }
-                },
-                "required": ["path", "content"]
+                "path": {"type": "string"},
+                "tag": {"type": ["string", "null"]},
+                "created": {"type": "boolean"},
+                "bytes": {"type": "integer"}
             }),
             ToolName::Edit => json!({
-                "type": "object",
-                "properties": {
-                    "input": {
-                        "type": "string",
-                        "description": "The edit document: one [path#TAG] section per file, each followed by PUT/CUT ops and + body rows."
-                    }
-                },
-                "required": ["input"],
-                "additionalProperties": false
+                "files": {"type": "array"},
+                "warnings": {"type": "array", "items": {"type": "string"}},
+                "dry_run": {"type": "boolean"}
             }),
         };
-        match schema {
+        let mut properties = match facts {
             Value::Object(map) => map,
-            _ => unreachable!("every schema literal is an object"),
-        }
+            _ => unreachable!("every facts literal is an object"),
+        };
+        properties.insert(
+            "text".into(),
+            json!({"type": "string", "description": "The reply the model reads."}),
+        );
+        properties.insert(
+            "kind".into(),
+            json!({"type": "string", "description": "Error kind, on a failed call."}),
+        );
+        let mut schema = JsonObject::new();
+        schema.insert("type".into(), json!("object"));
+        schema.insert("properties".into(), Value::Object(properties));
+        schema.insert("required".into(), json!(["text"]));
+        schema
     }
 
     /// The behaviour hints, every one set explicitly.
@@ -245,24 +234,29 @@ impl ToolName {
             .open_world(false)
     }
 
-    /// The full `tools/list` entry.
-    pub fn definition(self) -> Tool {
-        Tool::new(
+    /// The full `tools/list` entry; with [`StructuredContent::On`] it
+    /// declares [`ToolName::output_schema`].
+    pub fn definition(self, shape: StructuredContent) -> Tool {
+        let tool = Tool::new(
             self.as_str(),
             self.description(),
             Arc::new(self.input_schema()),
         )
         .with_title(self.title())
-        .with_annotations(self.annotations())
+        .with_annotations(self.annotations());
+        match shape {
+            StructuredContent::Off => tool,
+            StructuredContent::On => tool.with_raw_output_schema(Arc::new(self.output_schema())),
+        }
     }
 }
 
 /// The tools a server offers: all six, or the four read-only ones.
-pub fn tool_definitions(read_only: bool) -> Vec<Tool> {
+pub fn tool_definitions(read_only: bool, shape: StructuredContent) -> Vec<Tool> {
     ToolName::ALL
         .into_iter()
         .filter(|t| !(read_only && t.writes()))
-        .map(ToolName::definition)
+        .map(|t| t.definition(shape))
         .collect()
 }
 
@@ -299,60 +293,76 @@ pub fn instructions(read_only: bool) -> &'static str {
 const READ_FILE_DESCRIPTION: &str = "\
 Read a UTF-8 text file as numbered rows under its snapshot header.
 
-The reply starts with a header line [path#TAG]; each following row is N:text, where N is the 1-based line number and everything after the first colon is the line's exact text. TAG is a 4-hex fingerprint of the whole file, even when only part of it is shown. To change the file, copy the header line exactly into an edit document and address lines by these numbers.
+The reply starts with a header line [path#TAG], then one row N:text per line: N is the 1-based line number and everything after the first colon is the line's exact text. TAG fingerprints the whole file, even when only a window is shown. To change the file, copy the header exactly into an edit document and address lines by these numbers.
 
-offset (first line, 1-based) and limit (number of lines) select a window of a long file; a footer then says which lines were shown and how many the file has. A read without them shows as much as fits in the output budget. Images are described by type and size only. Binary and non-UTF-8 files are refused and get no tag.";
+offset and limit select a window of a long file; a footer then says which lines were shown out of how many. Binary and non-UTF-8 files are refused and get no tag; images are described by type and size.";
 
 const GREP_DESCRIPTION: &str = "\
-Search file contents with a regular expression (Rust regex syntax, one line at a time; literal=true matches plain text).
+Search file contents with a regular expression (Rust syntax, matched one line at a time; literal=true for plain text).
 
-In content mode (the default) each matching file appears as a header [path#TAG] followed by rows N | text. The header and line numbers are a real snapshot: you may edit the file straight from them without reading it first. The text after | is only a preview (long lines are shortened), so read the file when you need a line's exact text. files_with_matches lists matching paths; count prints path:count per file. Paths are relative to the workspace root.
+In content mode (the default) each matching file appears as a header [path#TAG] followed by rows N | text. The header and line numbers are a real snapshot: you may edit the file from them without reading it first. The text after | is a preview that long lines shorten, so read the file when you need a line's exact text. files_with_matches lists paths; count prints path:count.
 
-path narrows the search to a directory or one file; glob filters file paths (\"*.py\", \"src/**/*.rs\"). Files ignored by .gitignore and hidden files are skipped unless include_hidden=true; binary, non-UTF-8 and very large files are skipped and counted in the summary. max_results (default 200) caps matching lines in content mode and files otherwise; max_per_file (default 10) caps the rows shown per file. The summary says when a cap was reached.";
+Files ignored by .gitignore and hidden files are skipped unless include_hidden=true; binary, non-UTF-8 and very large files are skipped and counted in the summary, which also says when a cap was reached.";
 
 const GLOB_DESCRIPTION: &str = "\
-Find files whose path matches a glob pattern, listed relative to the workspace root in directory order.
-
-* and ? match within one path segment, ** matches across directories, and a pattern without / matches at any depth (\"*.rs\" finds every Rust file; \"src/*.rs\" only those directly in src). path limits the search to one directory. Files ignored by .gitignore and hidden files are skipped unless include_hidden=true. At most max_results paths are listed (default 200).";
+Find files whose path matches a glob, listed relative to the workspace root in directory order. * and ? match within one path segment, ** across directories; a pattern without / matches at any depth (\"*.rs\" finds every Rust file, \"src/*.rs\" only those directly in src). Ignored and hidden files are skipped unless include_hidden=true.";
 
 const LIST_DIR_DESCRIPTION: &str = "\
-List the entries of one directory of the workspace (\".\" is the workspace root), sorted by name; subdirectories end with /. Use glob to find files deeper down and read_file to see a file.";
+List one directory of the workspace (\".\" is the root), sorted by name; subdirectories end with /.";
 
 const WRITE_DESCRIPTION: &str = "\
-Create a file, or replace a file's whole content, with content written byte for byte (missing parent directories are created). To change part of an existing file, use edit instead.
+Create a file, or replace a whole file, with content written byte for byte (missing parent directories are created). To change part of an existing file, use edit.
 
-The reply says whether the file was created or replaced and shows the new header [path#TAG] with its rows (all of them up to 36 lines, otherwise the first 28 and the last 8), so you can edit the file next without reading it.
-
-When replacing a file you have seen, pass its snapshot tag as tag: if the file changed since that snapshot, nothing is written and the reply shows the live file instead. content must be the file's real text: never paste a read reply (its [path#TAG] header or N: prefixes) into it.";
+The reply shows the new header [path#TAG] with the file's rows (the first 28 and last 8 of a long file), so you can edit next without reading. When replacing a file you have seen, pass its tag: if the file changed since, nothing is written and the reply shows the live file. content is the file's real text: never paste a read reply (its header or N: prefixes) into it.";
 
 const EDIT_DESCRIPTION: &str = "\
-Change existing text files by line number, against a snapshot you were shown. input is an edit document: for each file, a header line [path#TAG] followed by ops.
+Change existing text files by line number, against snapshots you were shown. input is an edit document: for each file a header line [path#TAG], then ops.
 
-Copy the header exactly from your most recent snapshot of that file: a read_file or grep reply, the preview of your previous edit, a write reply, or the live snapshot of a failed edit. Never invent or guess a tag. Give each file one section; a document may edit several files, and then either all of them change or none does.
+Copy the header exactly from your latest snapshot of the file: a read_file or grep reply, your previous edit's preview, a write reply, or a failed edit's live snapshot. Never invent a tag. One section per file; a document may edit several files, and then all change or none does.
 
-Ops (N and M are line numbers in that snapshot):
-PUT N:      replace line N with the body rows that follow
-PUT N.=M:   replace lines N through M (N-M and N..M mean the same)
-PUT <N:     insert the body rows before line N
-PUT >N:     insert the body rows after line N
-PUT >$:     append the body rows at the end of the file
-CUT N       delete line N (no colon, no body)
+Ops (N, M: line numbers of that snapshot):
+PUT N:      replace line N with the body rows below
+PUT N.=M:   replace lines N through M (also N-M, N..M)
+PUT <N:     insert the rows before line N
+PUT >N:     insert the rows after line N
+PUT >$:     append the rows at the end of the file
+CUT N       delete line N (no colon, no rows)
 CUT N.=M    delete lines N through M
 
-Beyond lines: N* names the syntactic block (function, class, if, table…) that starts on line N: PUT N*: replaces it, CUT N* deletes it, PUT >N*: inserts after its last line; the reply shows the lines it resolved to. CUT … @name keeps the deleted lines in a register and PUT >N @name, PUT <N @name or PUT >$ @name (no colon, no rows) pastes them, so CUT 4.=9 @f then PUT >20 @f moves lines; PUT N.=M @name replaces lines with the register. Without @name, CUT fills the unnamed register, which PUT >N pastes and which lasts for this call only; named registers last for the session. REM deletes the file (alone in its section); MV path moves it to a new path after the section's ops, never over an existing file.
+Body rows follow their PUT, one per resulting line, each starting with +: exactly one + is removed and the rest is the line, indentation included (+    x); a lone + is an empty line. A PUT needs a row (use CUT to delete). The rows replace only the addressed lines: do not repeat the lines around them.
 
-Body rows follow their PUT, one row per resulting line, each starting with +. Exactly one + is removed and the rest is the line's text, indentation included (+    x); a row that is just + is an empty line. A PUT needs at least one row (use CUT to delete). The body replaces only the addressed lines, so do not repeat the lines around them. A single line is PUT 7:, never PUT 7.:.
+All numbers name the snapshot: ops never shift each other, their order does not matter, and two ops may not claim one line.
 
-Every number refers to the snapshot: ops in one document never shift each other's numbers, and their order does not matter. Two ops may not claim the same line.
-
-Example, for a snapshot headed [src/app.py#1A2B]:
+Example, for [src/app.py#1A2B]:
 [src/app.py#1A2B]
 PUT 3:
 +    return total
 CUT 8.=9
 PUT >12:
-+
 +def helper():
 +    return 0
 
-If anything is wrong (stale tag, syntax error, a line outside the file, overlapping ops), nothing is written and the error says what to fix. A stale tag or bad line number comes with a live snapshot of the file: copy its header and numbers and retry. On success, the reply gives each file's ops summary and a post-edit preview under its new header [path#TAG], numbered as the file is now: start your next edit of that file from this header, without reading it again. After a structural edit (40 or more lines replaced or deleted by one op) the preview shows no rows, so read the file again first. If the file changed elsewhere since your snapshot, your ops may be moved onto the live file; a note then names the old and new tags and the line shift. edit never creates files; use write for that.";
+More: N* is the block (function, class, table...) starting on line N: PUT N*: replaces it, CUT N* deletes it, PUT >N*: inserts after its last line. CUT ... @name keeps the cut lines; PUT >N @name, PUT <N @name or PUT >$ @name (no colon, no rows) pastes them and PUT N.=M @name replaces lines with them, so CUT 4.=9 @f then PUT >20 @f moves lines. Without @name, CUT fills a register for this call only; named ones last for the session. REM deletes the file (alone in its section); MV path moves it, never over an existing file.
+
+If anything is wrong (stale tag, bad syntax, a line outside the file, overlapping ops), nothing is written; a stale tag or bad line number comes with a live snapshot: copy its header and numbers to retry. On success each file gets an ops summary and a preview under its new [path#TAG]: chain your next edit from it without reading again, except after a structural edit (one op over 40 or more lines), which shows no rows. A note that ops were moved means the file changed elsewhere and they were applied to the live file. edit never creates files: use write.";
+
+/// The model guide offered as the MCP prompt [`GUIDE_PROMPT`], for clients
+/// that let the user insert a server's prompts (Zed, Claude Code's
+/// `/mcp__hashedit__hashline-guide`): the workflow and the grammar in full.
+pub const GUIDE: &str = "\
+How to edit files with hashedit (hashline snapshots)
+
+1. Look first. read_file shows a file as a header [path#TAG] and rows N:text. grep shows the same header for every matching file, with rows N | text (a preview: read the file when you need the exact text). TAG is a 4-hex fingerprint of the whole file.
+2. Edit with one document per change. Copy the header exactly, then write ops against the snapshot's line numbers:
+   PUT N:      replace line N          PUT N.=M:  replace lines N..M
+   PUT <N:     insert before line N    PUT >N:    insert after line N
+   PUT >$:     append at the end       CUT N / CUT N.=M: delete
+   Every body row starts with +, and exactly one + is removed (+    x keeps the indentation; a lone + is an empty line). Rows replace only the addressed lines: never restate the neighbours, widen the range instead.
+3. Numbers never shift within a document: all ops name the snapshot's lines. Put all ops for one file in one section; a document may hold several files and applies all or nothing.
+4. Chain. A successful edit answers with an ops summary and a preview under the file's new header: use that header and its numbers for the next edit. After a structural edit (one op spanning 40 or more lines) the preview has no rows: read again.
+5. Failures write nothing. A stale tag, an out-of-range line or overlapping ops come with a live snapshot: copy its header and numbers and retry. A refusal that names a document line says what to write instead.
+6. Beyond lines: N* is the syntactic block starting on line N (PUT N*:, CUT N*, PUT >N*:). CUT ... @name stores lines in a register and PUT >N @name pastes them (moves without retyping); REM deletes a file and MV path renames it.
+7. Use write to create a file or replace it whole; pass the tag you saw to refuse overwriting a file that changed. Paths are relative to the workspace root and cannot leave it.";
+
+/// The name of the prompt that carries [`GUIDE`].
+pub const GUIDE_PROMPT: &str = "hashline-guide";

@@ -7,9 +7,19 @@
 //! Cursor, Zed, opencode…) gets the tools with one line of configuration:
 //! `hashedit mcp --root DIR`.
 //!
-//! - Results carry exactly the text the CLI prints; tool failures (stale
-//!   tag, parse error, path outside the root, bad arguments…) are `isError`
-//!   results with the same text and a machine-readable `kind`.
+//! - Every result's `content` is exactly the text the CLI prints, so the
+//!   model reads the same rows, previews and live snapshots in every client;
+//!   tool failures (stale tag, parse error, path outside the root, bad
+//!   arguments…) are `isError` results with the same text. The machine
+//!   facts (paths, tags, counts, the error kind) ride in `_meta` under
+//!   [`RESULT_META_KEY`]; `structuredContent` is sent only on request
+//!   ([`StructuredContent::On`]), because Claude Code and Codex CLI show a
+//!   model the structured value instead of the text when it is present.
+//! - Without a fixed root the workspace is the client's first root
+//!   ([`RootPolicy::Client`]).
+//! - A cancelled request, or the end of the client's input, stops a running
+//!   search within one file's work; a call sent with a `progressToken` gets
+//!   `notifications/progress` every half second while it runs.
 //! - One [`Session`](hashedit_tools::Session) per server remembers what was
 //!   served, so 16-bit tag collisions are caught and drifted edits rebased
 //!   (product.md §3 items 5 and 6).
@@ -24,11 +34,13 @@
 //! Entry points: [`serve_stdio`] for the `hashedit mcp` command, [`serve`]
 //! for any byte-stream pair (tests, embedding).
 
-pub mod arguments;
+mod arguments;
 pub mod catalog;
-pub mod envelope;
-pub mod server;
-pub mod transport;
+mod envelope;
+mod result;
+mod roots;
+mod server;
+mod transport;
 
 use std::sync::Arc;
 
@@ -37,7 +49,10 @@ use hashline::block::BlockResolver;
 use rmcp::service::{QuitReason, ServerInitializeError};
 use tokio::io::{AsyncRead, AsyncWrite};
 
-pub use server::{HashEditServer, SERVER_NAME, SUPPORTED_PROTOCOL_VERSIONS};
+pub use arguments::CLIENT_CONTROL_ARGUMENTS;
+pub use result::{RESULT_META_KEY, StructuredContent};
+pub use roots::{ROOTS_TIMEOUT, RootPolicy};
+pub use server::{HashEditServer, PROGRESS_INTERVAL, SERVER_NAME, SUPPORTED_PROTOCOL_VERSIONS};
 pub use transport::{DEFAULT_MAX_MESSAGE_BYTES, LineTransport};
 
 /// How a server is set up.
@@ -53,6 +68,12 @@ pub struct ServerOptions {
     /// documents, shared by every call; without one, block ops fail with a
     /// clear error. The `hashedit` binary passes its tree-sitter resolver.
     pub blocks: Option<Arc<dyn BlockResolver>>,
+    /// Whether results also carry `structuredContent` (default: no, so
+    /// every client shows the model the text).
+    pub structured_content: StructuredContent,
+    /// Whether the workspace given to [`serve`] is the root, or only the
+    /// fallback for the client's roots (default: the root).
+    pub roots: RootPolicy,
 }
 
 impl Default for ServerOptions {
@@ -61,6 +82,8 @@ impl Default for ServerOptions {
             read_only: false,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             blocks: None,
+            structured_content: StructuredContent::Off,
+            roots: RootPolicy::Fixed,
         }
     }
 }
@@ -71,6 +94,8 @@ impl std::fmt::Debug for ServerOptions {
             .field("read_only", &self.read_only)
             .field("max_message_bytes", &self.max_message_bytes)
             .field("blocks", &self.blocks.is_some())
+            .field("structured_content", &self.structured_content)
+            .field("roots", &self.roots)
             .finish()
     }
 }
@@ -89,7 +114,8 @@ pub enum ServeError {
 
 /// Serves MCP over `reader`/`writer` until the client closes `reader` (or
 /// the stream fails), then returns. A client that disconnects before
-/// opening a session is a clean stop too.
+/// opening a session is a clean stop too. `ws` is the workspace root, or,
+/// with [`RootPolicy::Client`], the fallback for a client without roots.
 pub async fn serve<R, W>(
     ws: Workspace,
     options: ServerOptions,
@@ -100,13 +126,15 @@ where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
 {
+    let input_closed = tokio_util::sync::CancellationToken::new();
     let transport = LineTransport::new(
         reader,
         writer,
         options.max_message_bytes,
         SUPPORTED_PROTOCOL_VERSIONS.to_vec(),
-    );
-    let server = HashEditServer::new(ws, options);
+    )
+    .with_input_closed(input_closed.clone());
+    let server = HashEditServer::with_input_closed(ws, options, input_closed);
     let running = match rmcp::serve_server(server, transport).await {
         Ok(running) => running,
         Err(ServerInitializeError::ConnectionClosed(_)) => return Ok(()),

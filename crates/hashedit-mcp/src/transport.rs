@@ -34,8 +34,10 @@ use rmcp::transport::Transport;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::Mutex;
+use tokio_util::sync::CancellationToken;
 
 use crate::envelope::EnvelopeScanner;
+use crate::result::RESULT_META_KEY;
 
 /// Default cap on one incoming message (bytes): rmcp's own stdio limit.
 pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
@@ -98,6 +100,8 @@ pub struct LineTransport<R, W> {
     /// A session has been opened; until then only requests pass.
     opened: bool,
     supported: Vec<ProtocolVersion>,
+    /// Raised when the input ends, so calls still running stop at once.
+    input_closed: Option<CancellationToken>,
 }
 
 impl<R, W> LineTransport<R, W>
@@ -122,7 +126,16 @@ where
             writer: Arc::new(Mutex::new(Some(writer))),
             opened: false,
             supported,
+            input_closed: None,
         }
+    }
+
+    /// The same transport, raising `token` when the input ends (EOF or a
+    /// read error): the server passes it to every running tool call, so an
+    /// abandoned search stops instead of running to its time limit.
+    pub fn with_input_closed(mut self, token: CancellationToken) -> Self {
+        self.input_closed = Some(token);
+        self
     }
 
     /// Reads one line, never holding more than the limit. Cancel-safe: all
@@ -195,7 +208,7 @@ where
                 "id": id,
                 "result": {
                     "content": [{ "type": "text", "text": text }],
-                    "structuredContent": { "kind": TOO_LARGE_KIND },
+                    "_meta": { RESULT_META_KEY: { "kind": TOO_LARGE_KIND } },
                     "isError": true,
                 },
             }));
@@ -457,7 +470,12 @@ where
                     }
                 }
                 LineRead::Oversized => {}
-                LineRead::Eof | LineRead::Failed => return None,
+                LineRead::Eof | LineRead::Failed => {
+                    if let Some(token) = &self.input_closed {
+                        token.cancel();
+                    }
+                    return None;
+                }
             }
         }
     }

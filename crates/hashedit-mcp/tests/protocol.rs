@@ -30,7 +30,7 @@ async fn initialize_echoes_the_revisions_it_speaks() {
             result,
             json!({
                 "protocolVersion": version,
-                "capabilities": {"tools": {}},
+                "capabilities": {"prompts": {}, "resources": {}, "tools": {}},
                 "serverInfo": server_info(),
                 "instructions": INSTRUCTIONS,
             }),
@@ -109,7 +109,10 @@ async fn discover_and_per_request_metadata_for_2026_07_28() {
         ]
     );
     assert_eq!(result["supportedVersions"], json!(supported));
-    assert_eq!(result["capabilities"], json!({"tools": {}}));
+    assert_eq!(
+        result["capabilities"],
+        json!({"prompts": {}, "resources": {}, "tools": {}})
+    );
     assert_eq!(result["instructions"], INSTRUCTIONS);
     assert_eq!(
         result["_meta"]["io.modelcontextprotocol/serverInfo"],
@@ -187,15 +190,24 @@ fn rho_schemas() -> Vec<(&'static str, Value)> {
         (
             "edit",
             parse(
-                r#"{"type":"object","properties":{"input":{"type":"string"}},"required":["input"],"additionalProperties":false}"#,
+                r#"{"type":"object","properties":{"input":{"type":"string"}},"required":["input"]}"#,
             ),
         ),
     ]
 }
 
-/// `schema` without the property descriptions (which Rho does not have).
+/// `schema` without its property descriptions (which Rho does not have)
+/// and without the
+/// `additionalProperties: false` that every hashedit schema has (Rho's
+/// `edit` alone has it; an unknown argument is refused rather than
+/// ignored).
 fn without_descriptions(schema: &Value) -> Value {
     let mut schema = schema.clone();
+    assert_eq!(schema["additionalProperties"], json!(false), "{schema}");
+    schema
+        .as_object_mut()
+        .unwrap()
+        .remove("additionalProperties");
     for property in schema["properties"].as_object_mut().unwrap().values_mut() {
         let description = property
             .as_object_mut()
@@ -264,32 +276,45 @@ async fn descriptions_teach_the_format() {
         "[path#TAG]",
         "PUT N:",
         "PUT N.=M:",
-        "N-M and N..M",
+        "(also N-M, N..M)",
         "PUT <N:",
         "PUT >N:",
         "PUT >$:",
         "CUT N ",
         "CUT N.=M",
-        "Exactly one + is removed",
-        "a row that is just + is an empty line",
-        "Every number refers to the snapshot",
-        "Never invent or guess a tag",
-        "one section",
+        "exactly one + is removed",
+        "a lone + is an empty line",
+        "do not repeat the lines around them",
+        "All numbers name the snapshot",
+        "Never invent a tag",
+        "One section per file",
         "nothing is written",
         "live snapshot",
-        "without reading it again",
+        "without reading again",
         "structural edit",
-        "read the file again",
-        "moved onto the live file",
+        "applied to the live file",
+        "PUT N*:",
+        "@name",
+        "REM",
+        "MV path",
     ] {
         assert!(edit.contains(needle), "edit description lacks {needle:?}");
     }
     let read = ToolName::ReadFile.description();
     assert!(read.contains("[path#TAG]") && read.contains("N:text"));
     let grep = ToolName::Grep.description();
-    assert!(grep.contains("N | text") && grep.contains("edit the file straight from them"));
+    assert!(grep.contains("N | text") && grep.contains("edit the file from them"));
     let write = ToolName::Write.description();
     assert!(write.contains("tag") && write.contains("nothing is written"));
+    // The whole tool list stays lean: descriptions and schemas together.
+    let size: usize = ToolName::ALL
+        .iter()
+        .map(|t| t.description().len() + Value::Object(t.input_schema()).to_string().len())
+        .sum();
+    assert!(
+        size <= 8_000,
+        "descriptions and schemas take {size} characters"
+    );
 }
 
 #[tokio::test]
@@ -469,7 +494,7 @@ async fn wrong_argument_types_are_tool_errors_naming_the_field() {
         ),
         (
             json!({"name": "edit", "arguments": {"input": "[a.txt#C37F]\nCUT 1", "dry_run": true}}),
-            "invalid arguments for edit: unknown argument dry_run (the only arguments are input)",
+            "invalid arguments for edit: unknown argument dry_run (edit takes only input)",
         ),
         (
             json!({"name": "write", "arguments": {"path": "b.txt", "content": 5}}),
@@ -482,7 +507,7 @@ async fn wrong_argument_types_are_tool_errors_naming_the_field() {
             reply["result"],
             json!({
                 "content": [{"type": "text", "text": message}],
-                "structuredContent": {"kind": "invalid_arguments"},
+                "_meta": {"io.github.hashedit/result": {"kind": "invalid_arguments"}},
                 "isError": true
             })
         );
@@ -520,7 +545,7 @@ async fn oversized_messages_are_answered_without_being_read() {
                 "the request is {size} bytes, over this server's limit of {limit} bytes per \
                  message; nothing was run. Split the work into smaller calls (for example several \
                  edit calls, each with a shorter document).")}],
-            "structuredContent": {"kind": "too_large"},
+            "_meta": {"io.github.hashedit/result": {"kind": "too_large"}},
             "isError": true}})
     );
     assert_eq!(fixture.get("a.txt"), "one\ntwo\n");
@@ -589,7 +614,10 @@ async fn default_limit_handles_a_50_mb_edit_and_a_10_mb_garbage_line() {
     let reply = raw.recv().await;
     assert_eq!(reply["id"], 7);
     assert_eq!(reply["result"]["isError"], true);
-    assert_eq!(reply["result"]["structuredContent"]["kind"], "too_large");
+    assert_eq!(
+        reply["result"]["_meta"]["io.github.hashedit/result"]["kind"],
+        "too_large"
+    );
     assert_eq!(fixture.get("a.txt"), "one\ntwo\n");
     let pong = raw.request(8, "ping", json!({})).await;
     assert_eq!(pong["result"], json!({}));

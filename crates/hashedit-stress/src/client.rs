@@ -178,7 +178,7 @@ pub enum Reply {
     Ok {
         /// The reply text.
         text: String,
-        /// `data` (CLI) or `structuredContent` (MCP).
+        /// `data` (CLI) or the `_meta` facts (MCP).
         data: Value,
     },
     /// A tool error: its kind (`stale_tag`, …) and message.
@@ -231,7 +231,7 @@ impl Reply {
             .to_string();
         if result["isError"] == true {
             Ok(Reply::Failed {
-                kind: result["structuredContent"]["kind"]
+                kind: result["_meta"]["io.github.hashedit/result"]["kind"]
                     .as_str()
                     .unwrap_or_default()
                     .to_string(),
@@ -240,7 +240,7 @@ impl Reply {
         } else {
             Ok(Reply::Ok {
                 text,
-                data: result["structuredContent"].clone(),
+                data: result["_meta"]["io.github.hashedit/result"].clone(),
             })
         }
     }

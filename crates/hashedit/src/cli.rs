@@ -140,18 +140,30 @@ enum Command {
         dry_run: bool,
     },
     /// Serve the tools over MCP on stdin/stdout until stdin closes (see docs/MCP.md).
+    ///
+    /// Without --root the workspace is the client's first root (MCP roots),
+    /// or the current directory when the client has none.
     Mcp {
         /// Offer only read_file, grep, glob and list_dir; refuse write and edit.
         #[arg(long)]
         read_only: bool,
+        /// Also send each result's facts and text as structuredContent, with
+        /// an outputSchema per tool (for harnesses; some clients then show
+        /// the model only the structured value).
+        #[arg(long)]
+        structured_content: bool,
     },
 }
 
 /// Parses the command line, runs the tool, prints, and returns the exit code.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
-    if let Command::Mcp { read_only } = cli.command {
-        return run_mcp(&cli, read_only);
+    if let Command::Mcp {
+        read_only,
+        structured_content,
+    } = cli.command
+    {
+        return run_mcp(&cli, read_only, structured_content);
     }
     let json_output = cli.json;
     match execute(cli) {
@@ -201,7 +213,7 @@ fn workspace(cli: &Cli) -> Result<Workspace, String> {
 
 /// `hashedit mcp`: serves MCP on stdio until stdin closes. The tokio
 /// runtime exists only for this subcommand.
-fn run_mcp(cli: &Cli, read_only: bool) -> ExitCode {
+fn run_mcp(cli: &Cli, read_only: bool, structured_content: bool) -> ExitCode {
     let fail = |message: String| {
         let _ = writeln!(std::io::stderr(), "hashedit: {message}");
     };
@@ -225,6 +237,17 @@ fn run_mcp(cli: &Cli, read_only: bool) -> ExitCode {
     let options = hashedit_mcp::ServerOptions {
         read_only,
         blocks: Some(std::sync::Arc::new(hashedit_blocks::TreeSitterBlocks::new())),
+        structured_content: if structured_content {
+            hashedit_mcp::StructuredContent::On
+        } else {
+            hashedit_mcp::StructuredContent::Off
+        },
+        // An explicit --root wins over whatever the client says.
+        roots: if cli.root.is_some() {
+            hashedit_mcp::RootPolicy::Fixed
+        } else {
+            hashedit_mcp::RootPolicy::Client
+        },
         ..hashedit_mcp::ServerOptions::default()
     };
     let served = runtime.block_on(hashedit_mcp::serve_stdio(ws, options));

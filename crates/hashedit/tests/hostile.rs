@@ -617,7 +617,7 @@ impl Mcp {
         let result = &reply["result"];
         (
             result["isError"] == true,
-            result["structuredContent"]["kind"]
+            result["_meta"]["io.github.hashedit/result"]["kind"]
                 .as_str()
                 .unwrap_or("")
                 .to_string(),

@@ -153,7 +153,21 @@ fn inspector_initializes_and_lists_the_tools() {
     let init = stdout_json(&init);
     assert_eq!(init["protocolVersion"], "2025-11-25");
     assert_eq!(init["serverInfo"]["name"], "hashedit");
-    assert_eq!(init["capabilities"], json!({"tools": {}}));
+    assert_eq!(
+        init["capabilities"],
+        json!({"prompts": {}, "resources": {}, "tools": {}})
+    );
+    // The model guide is a prompt; there are no resources, and asking is
+    // not an error (Codex CLI asks at every start).
+    let prompts = run_inspector(&node, &script, ws.path(), &["--method", "prompts/list"]);
+    assert!(prompts.status.success(), "{prompts:?}");
+    assert_eq!(
+        stdout_json(&prompts)["prompts"][0]["name"],
+        "hashline-guide"
+    );
+    let resources = run_inspector(&node, &script, ws.path(), &["--method", "resources/list"]);
+    assert!(resources.status.success(), "{resources:?}");
+    assert_eq!(stdout_json(&resources)["resources"], json!([]));
 
     // --strict: the inspector checks each schema's portability across
     // model providers and fails on any error-severity problem.
@@ -235,7 +249,7 @@ fn inspector_reads_and_edits_a_file() {
     );
     assert!(read.status.success(), "{read:?}");
     let read = stdout_json(&read);
-    let tag = read["structuredContent"]["tag"]
+    let tag = read["_meta"]["io.github.hashedit/result"]["tag"]
         .as_str()
         .unwrap()
         .to_string();
@@ -264,7 +278,7 @@ fn inspector_reads_and_edits_a_file() {
     let edit = send_edit();
     assert!(edit.status.success(), "{edit:?}");
     let edit = stdout_json(&edit);
-    let new_tag = edit["structuredContent"]["files"][0]["new_tag"]
+    let new_tag = edit["_meta"]["io.github.hashedit/result"]["files"][0]["new_tag"]
         .as_str()
         .unwrap();
     assert_eq!(
@@ -282,7 +296,10 @@ fn inspector_reads_and_edits_a_file() {
     assert_eq!(stale.status.code(), Some(5), "{stale:?}");
     let stale = stdout_json(&stale);
     assert_eq!(stale["isError"], true);
-    assert_eq!(stale["structuredContent"], json!({"kind": "stale_tag"}));
+    assert_eq!(
+        stale["_meta"]["io.github.hashedit/result"],
+        json!({"kind": "stale_tag"})
+    );
     let text = stale["content"][0]["text"].as_str().unwrap();
     assert!(
         text.contains(&format!("[a.txt#{new_tag}]\n1:one\n2:TWO\n3:three")),

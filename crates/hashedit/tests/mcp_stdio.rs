@@ -1,5 +1,7 @@
 //! The `hashedit mcp` process itself: flags, stdio framing, clean exit at
-//! EOF, and the global `--tag-scheme` and `--max-output-bytes` options.
+//! EOF, the global `--tag-scheme` and `--max-output-bytes` options, the
+//! client's roots when no `--root` is given, cancellation, progress and
+//! the shape of results.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
@@ -18,8 +20,14 @@ struct Server {
 
 impl Server {
     fn start(args: &[&str]) -> Server {
+        Server::start_in(Path::new("."), args)
+    }
+
+    /// Starts `hashedit ARGS` with `dir` as its current directory.
+    fn start_in(dir: &Path, args: &[&str]) -> Server {
         let mut child = Command::new(BINARY)
             .args(args)
+            .current_dir(dir)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -145,7 +153,7 @@ fn survives_garbage_and_a_huge_line() {
     assert_eq!(reply["id"], 5);
     assert_eq!(reply["result"]["isError"], true);
     assert_eq!(
-        reply["result"]["structuredContent"],
+        reply["result"]["_meta"]["io.github.hashedit/result"],
         json!({"kind": "too_large"})
     );
     assert!(!dir.path().join("big.txt").exists());
@@ -181,7 +189,7 @@ fn read_only_flag_and_global_options_apply() {
     // omp tag of "hello\n" (product.md §2), and the 8-byte budget cuts the
     // view, exactly as the CLI does with the same flags.
     let read = server.call(2, "read_file", json!({"path": "h.txt"}));
-    assert_eq!(read["structuredContent"]["tag"], "5BF9");
+    assert_eq!(read["_meta"]["io.github.hashedit/result"]["tag"], "5BF9");
     let cli = Command::new(BINARY)
         .args(["--tag-scheme", "omp", "--max-output-bytes", "8", "--root"])
         .arg(&root)
@@ -194,7 +202,7 @@ fn read_only_flag_and_global_options_apply() {
     );
     let write = server.call(3, "write", json!({"path": "n.txt", "content": "x"}));
     assert_eq!(
-        write["structuredContent"],
+        write["_meta"]["io.github.hashedit/result"],
         json!({"kind": "permission_denied"})
     );
     assert!(!dir.path().join("n.txt").exists());
@@ -225,7 +233,7 @@ fn block_locators_resolve_with_tree_sitter() {
     let mut server = Server::start(&["mcp", "--root", &root_arg(dir.path())]);
     server.initialize();
     let read = server.call(1, "read_file", json!({"path": "lib.rs"}));
-    let tag = read["structuredContent"]["tag"]
+    let tag = read["_meta"]["io.github.hashedit/result"]["tag"]
         .as_str()
         .unwrap()
         .to_string();
@@ -238,6 +246,366 @@ fn block_locators_resolve_with_tree_sitter() {
     assert_eq!(
         std::fs::read_to_string(dir.path().join("lib.rs")).unwrap(),
         "fn one() {\n    1\n}\n\nfn two() -> u8 {\n    22\n}\n"
+    );
+    assert!(server.close().success());
+}
+
+impl Server {
+    /// Opens a session declaring the `roots` capability.
+    fn initialize_with_roots(&mut self) {
+        let reply = self.request(
+            0,
+            "initialize",
+            json!({"protocolVersion": "2025-11-25",
+                   "capabilities": {"roots": {"listChanged": true}},
+                   "clientInfo": {"name": "stdio-test", "version": "0"}}),
+        );
+        assert!(reply["result"]["capabilities"]["tools"].is_object());
+        self.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    }
+
+    /// Waits for the server's `roots/list` request and answers it with
+    /// `dirs` as `file://` roots.
+    fn answer_roots(&mut self, dirs: &[&Path]) {
+        let request = self.recv();
+        assert_eq!(request["method"], "roots/list", "{request}");
+        let roots: Vec<Value> = dirs
+            .iter()
+            .map(|d| json!({"uri": format!("file://{}", d.display())}))
+            .collect();
+        self.send(&json!({"jsonrpc": "2.0", "id": request["id"], "result": {"roots": roots}}));
+    }
+
+    /// CPU time (user + system) the server has used so far.
+    fn cpu_time(&self) -> Duration {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap();
+        // Fields after the parenthesised command name; utime and stime are
+        // the 14th and 15th fields of the whole line.
+        let after = &stat[stat.rfind(')').unwrap() + 2..];
+        let fields: Vec<&str> = after.split(' ').collect();
+        let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+        // USER_HZ, the unit of these fields, is 100 on every Linux ABI.
+        Duration::from_millis(ticks * 10)
+    }
+
+    /// Waits until the server has used `more` CPU time beyond `since`.
+    fn busy_for(&self, since: Duration, more: Duration) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while self.cpu_time() < since + more {
+            assert!(Instant::now() < deadline, "the search never got busy");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+/// A tree of 400 files of 256 KiB (100 MiB) that a backtracking-prone
+/// pattern takes seconds to search in a test build; made once per target
+/// directory.
+fn big_tree() -> std::path::PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mcp-big-tree-v1");
+    let done = dir.join(".complete");
+    if !done.exists() {
+        let line = "abcdefghij".repeat(7) + "\n";
+        let blob = line.repeat(262_144 / line.len());
+        for i in 0..400 {
+            let sub = dir.join(format!("d{:02}", i % 20));
+            std::fs::create_dir_all(&sub).unwrap();
+            std::fs::write(sub.join(format!("f{i:04}.txt")), &blob).unwrap();
+        }
+        std::fs::write(&done, "").unwrap();
+    }
+    dir
+}
+
+/// A pattern that matches nothing in [`big_tree`] but makes grep read and
+/// search every byte.
+const SLOW_PATTERN: &str = r"(a|b)+c\w{3}z";
+
+#[test]
+fn a_cancelled_grep_stops_using_cpu_within_100_ms() {
+    let tree = big_tree();
+    let mut server = Server::start(&["mcp", "--root", &root_arg(&tree)]);
+    server.initialize();
+    let before = server.cpu_time();
+    server.send(&json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+        "params": {"name": "grep", "arguments": {"pattern": SLOW_PATTERN}}}));
+    server.busy_for(before, Duration::from_millis(200));
+    server.send(
+        &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 5, "reason": "user pressed escape"}}),
+    );
+    std::thread::sleep(Duration::from_millis(100));
+    let stopped = server.cpu_time();
+    std::thread::sleep(Duration::from_millis(500));
+    let later = server.cpu_time();
+    assert!(
+        later - stopped <= Duration::from_millis(30),
+        "still busy after the cancellation: {:?} more CPU in 500 ms",
+        later - stopped
+    );
+    // The cancelled request gets no answer; the next one does.
+    let pong = server.request(6, "ping", json!({}));
+    assert_eq!(pong["result"], json!({}));
+    assert!(server.close().success());
+}
+
+#[test]
+fn eof_stops_a_running_grep_and_the_server_exits_at_once() {
+    let tree = big_tree();
+    let mut server = Server::start(&["mcp", "--root", &root_arg(&tree)]);
+    server.initialize();
+    let before = server.cpu_time();
+    server.send(&json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+        "params": {"name": "grep", "arguments": {"pattern": SLOW_PATTERN}}}));
+    server.busy_for(before, Duration::from_millis(200));
+    let closed = Instant::now();
+    drop(server.stdin.take());
+    let deadline = closed + Duration::from_secs(2);
+    let status = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the server was still running 2 s after its input closed"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert!(status.success());
+}
+
+#[test]
+fn a_progress_token_gets_progress_at_least_once_a_second() {
+    let tree = big_tree();
+    let mut server = Server::start(&["mcp", "--root", &root_arg(&tree)]);
+    server.initialize();
+    let sent = Instant::now();
+    server.send(&json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+        "params": {"name": "grep", "arguments": {"pattern": SLOW_PATTERN},
+                   "_meta": {"progressToken": "grep-1"}}}));
+    let mut last = sent;
+    let mut progress = Vec::new();
+    let result = loop {
+        let message = server.recv();
+        let now = Instant::now();
+        if message["method"] == "notifications/progress" {
+            assert_eq!(message["params"]["progressToken"], "grep-1", "{message}");
+            assert!(
+                now - last <= Duration::from_millis(1000),
+                "{:?} without progress",
+                now - last
+            );
+            progress.push(message["params"]["progress"].as_f64().unwrap());
+            last = now;
+            continue;
+        }
+        break message;
+    };
+    assert_eq!(result["id"], 5, "{result}");
+    assert_eq!(
+        result["result"]["content"][0]["text"],
+        format!("no matches for '{SLOW_PATTERN}' under .")
+    );
+    assert!(
+        sent.elapsed() < Duration::from_secs(1) || !progress.is_empty(),
+        "a grep of {:?} sent no progress",
+        sent.elapsed()
+    );
+    assert!(
+        progress.windows(2).all(|w| w[0] < w[1]),
+        "progress must increase: {progress:?}"
+    );
+    assert!(server.close().success());
+}
+
+#[test]
+fn without_root_the_clients_first_root_is_the_workspace_and_follows_changes() {
+    let started_in = tempfile::tempdir().unwrap();
+    let first = tempfile::tempdir().unwrap();
+    let second = tempfile::tempdir().unwrap();
+    std::fs::write(started_in.path().join("a.txt"), "started here\n").unwrap();
+    std::fs::write(first.path().join("a.txt"), "first root\n").unwrap();
+    std::fs::write(second.path().join("a.txt"), "second root\n").unwrap();
+    let mut server = Server::start_in(started_in.path(), &["mcp"]);
+    server.initialize_with_roots();
+    server.answer_roots(&[first.path(), second.path()]);
+    let read = server.call(1, "read_file", json!({"path": "a.txt"}));
+    assert_eq!(
+        read["content"][0]["text"].as_str().unwrap(),
+        format!(
+            "[a.txt#{}]\n1:first root",
+            hashline::TagScheme::Rho.tag_of(b"first root\n")
+        )
+    );
+    // Paths stay confined to the root the client gave.
+    let outside = server.call(
+        2,
+        "read_file",
+        json!({"path": second.path().join("a.txt").to_str().unwrap()}),
+    );
+    assert_eq!(outside["isError"], true, "{outside}");
+    assert_eq!(
+        outside["_meta"]["io.github.hashedit/result"]["kind"],
+        "path_outside_workspace"
+    );
+    server.send(&json!({"jsonrpc": "2.0", "method": "notifications/roots/list_changed"}));
+    server.answer_roots(&[second.path()]);
+    let read = server.call(3, "read_file", json!({"path": "a.txt"}));
+    assert_eq!(
+        read["content"][0]["text"].as_str().unwrap(),
+        format!(
+            "[a.txt#{}]\n1:second root",
+            hashline::TagScheme::Rho.tag_of(b"second root\n")
+        )
+    );
+    assert!(server.close().success());
+}
+
+#[test]
+fn without_root_or_client_roots_the_start_directory_is_the_workspace() {
+    let started_in = tempfile::tempdir().unwrap();
+    std::fs::write(started_in.path().join("a.txt"), "a\nb\n").unwrap();
+    let mut server = Server::start_in(started_in.path(), &["mcp"]);
+    server.initialize();
+    let read = server.call(1, "read_file", json!({"path": "a.txt"}));
+    assert_eq!(read["content"][0]["text"], "[a.txt#6DEE]\n1:a\n2:b");
+    assert!(server.close().success());
+}
+
+#[test]
+fn an_explicit_root_wins_over_the_clients_roots() {
+    let root = tempfile::tempdir().unwrap();
+    let other = tempfile::tempdir().unwrap();
+    std::fs::write(root.path().join("a.txt"), "a\nb\n").unwrap();
+    let mut server = Server::start(&["mcp", "--root", &root_arg(root.path())]);
+    server.initialize_with_roots();
+    // The server never asks: the first message it sends answers the call.
+    let read = server.call(1, "read_file", json!({"path": "a.txt"}));
+    assert_eq!(read["content"][0]["text"], "[a.txt#6DEE]\n1:a\n2:b");
+    drop(other);
+    assert!(server.close().success());
+}
+
+#[test]
+fn results_carry_text_and_meta_and_structured_content_only_on_request() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "a\nb\n").unwrap();
+    let mut server = Server::start(&["mcp", "--root", &root_arg(dir.path())]);
+    server.initialize();
+    let read = server.call(1, "read_file", json!({"path": "a.txt"}));
+    assert_eq!(
+        read,
+        json!({
+            "content": [{"type": "text", "text": "[a.txt#6DEE]\n1:a\n2:b"}],
+            "isError": false,
+            "_meta": {"io.github.hashedit/result": {
+                "path": "a.txt", "tag": "6DEE", "total_lines": 2,
+                "start": 1, "end": 2, "partial": false}}
+        })
+    );
+    let tools = server.request(2, "tools/list", json!({}));
+    for tool in tools["result"]["tools"].as_array().unwrap() {
+        assert!(tool.get("outputSchema").is_none(), "{tool}");
+    }
+    assert!(server.close().success());
+
+    let mut server = Server::start(&[
+        "mcp",
+        "--structured-content",
+        "--root",
+        &root_arg(dir.path()),
+    ]);
+    server.initialize();
+    let read = server.call(1, "read_file", json!({"path": "a.txt"}));
+    assert_eq!(
+        read["structuredContent"],
+        json!({"path": "a.txt", "tag": "6DEE", "total_lines": 2, "start": 1, "end": 2,
+               "partial": false, "text": "[a.txt#6DEE]\n1:a\n2:b"})
+    );
+    let stale = server.call(2, "edit", json!({"input": "[a.txt#0000]\nCUT 1"}));
+    assert_eq!(stale["structuredContent"]["kind"], "stale_tag");
+    assert_eq!(
+        stale["structuredContent"]["text"],
+        stale["content"][0]["text"]
+    );
+    let tools = server.request(3, "tools/list", json!({}));
+    for tool in tools["result"]["tools"].as_array().unwrap() {
+        assert_eq!(
+            tool["outputSchema"]["required"],
+            json!(["text"]),
+            "{}",
+            tool["name"]
+        );
+    }
+    assert!(server.close().success());
+}
+
+#[test]
+fn prompts_offer_the_guide_and_resources_are_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Server::start(&["mcp", "--root", &root_arg(dir.path())]);
+    server.initialize();
+    let prompts = server.request(1, "prompts/list", json!({}));
+    assert_eq!(prompts["result"]["prompts"][0]["name"], "hashline-guide");
+    assert_eq!(prompts["result"]["prompts"].as_array().unwrap().len(), 1);
+    let guide = server.request(2, "prompts/get", json!({"name": "hashline-guide"}));
+    let text = guide["result"]["messages"][0]["content"]["text"]
+        .as_str()
+        .unwrap();
+    assert_eq!(text, hashedit_mcp::catalog::GUIDE);
+    assert_eq!(guide["result"]["messages"][0]["role"], "user");
+    let unknown = server.request(3, "prompts/get", json!({"name": "other"}));
+    assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+    let resources = server.request(4, "resources/list", json!({}));
+    assert_eq!(resources["result"], json!({"resources": []}));
+    let templates = server.request(5, "resources/templates/list", json!({}));
+    assert_eq!(templates["result"], json!({"resourceTemplates": []}));
+    assert!(server.close().success());
+}
+
+#[test]
+fn every_tool_refuses_a_mistyped_argument_and_accepts_wait_for_previous() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "a\nb\n").unwrap();
+    let mut server = Server::start(&["mcp", "--root", &root_arg(dir.path())]);
+    server.initialize();
+    let typo = server.call(1, "read_file", json!({"path": "a.txt", "offest": 2}));
+    assert_eq!(typo["isError"], true);
+    assert_eq!(
+        typo["content"][0]["text"],
+        "invalid arguments for read_file: unknown argument offest (did you mean offset? \
+         read_file takes only limit, offset, path)"
+    );
+    for (id, (tool, arguments)) in [
+        ("read_file", json!({"path": "a.txt"})),
+        ("grep", json!({"pattern": "a"})),
+        ("glob", json!({"pattern": "*.txt"})),
+        ("list_dir", json!({"path": "."})),
+        ("write", json!({"path": "b.txt", "content": "b\n"})),
+        ("edit", json!({"input": "[a.txt#6DEE]\nPUT 2:\n+B"})),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut with_flag = arguments.clone();
+        with_flag["wait_for_previous"] = json!(true);
+        let reply = server.call(10 + id as i64, tool, with_flag);
+        assert_eq!(reply["isError"], false, "{tool}: {reply}");
+        let mut typo = arguments;
+        typo["pathh"] = json!("x");
+        let reply = server.call(20 + id as i64, tool, typo);
+        assert_eq!(reply["isError"], true, "{tool}: {reply}");
+        assert!(
+            reply["content"][0]["text"]
+                .as_str()
+                .unwrap()
+                .contains("unknown argument pathh"),
+            "{tool}: {reply}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.txt")).unwrap(),
+        "a\nB\n"
     );
     assert!(server.close().success());
 }

@@ -151,8 +151,10 @@ pub struct Reply {
     pub text: String,
     /// `isError`.
     pub is_error: bool,
-    /// `structuredContent`.
+    /// The facts in `_meta` under [`hashedit_mcp::RESULT_META_KEY`].
     pub structured: Value,
+    /// `structuredContent`, which the default server never sends.
+    pub structured_content: Option<Value>,
 }
 
 impl Reply {
@@ -195,7 +197,13 @@ pub fn flatten(result: CallToolResult) -> Reply {
     Reply {
         text,
         is_error: result.is_error.unwrap_or(false),
-        structured: result.structured_content.unwrap_or(Value::Null),
+        structured: result
+            .meta
+            .as_ref()
+            .and_then(|meta| meta.0.get(hashedit_mcp::RESULT_META_KEY))
+            .cloned()
+            .unwrap_or(Value::Null),
+        structured_content: result.structured_content,
     }
 }
 

@@ -1,0 +1,155 @@
+//! Tool results as the model and the client receive them.
+//!
+//! The model reads a tool result's `content`, but only if the client shows
+//! it: Claude Code and Codex CLI show a result's `structuredContent` instead
+//! whenever it is present (the MCP specification calls `content` the
+//! backwards-compatible rendering of structured content). A hashline reply
+//! is text the model must copy from (headers, numbered rows, live
+//! snapshots), so by default a result carries:
+//!
+//! - `content`: one text block, exactly the text the CLI prints;
+//! - `isError: true` on a failure, with the failure's message as the text;
+//! - `_meta` under [`RESULT_META_KEY`]: the machine-readable facts
+//!   (paths, tags, counts; `{"kind": …}` for a failure), which clients pass
+//!   on to the harness but never to the model.
+//!
+//! With [`StructuredContent::On`] (`hashedit mcp --structured-content`),
+//! the facts also go into `structuredContent`, together with the text under
+//! `"text"`, so a client that reads only structured content still hands the
+//! model the whole reply; the tools then declare an `outputSchema`
+//! ([`crate::catalog`]).
+
+use hashedit_tools::{ErrorKind, Outcome};
+use rmcp::model::{CallToolResult, ContentBlock, MetaObject};
+use serde_json::{Map, Value, json};
+
+/// The `_meta` key under which every tool result carries its facts
+/// (reverse-DNS prefix, as MCP asks of `_meta` keys).
+pub const RESULT_META_KEY: &str = "io.github.hashedit/result";
+
+/// Whether tool results also carry `structuredContent`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StructuredContent {
+    /// Only `content` and `_meta`: every client shows the model the text.
+    #[default]
+    Off,
+    /// `structuredContent` too (the facts plus `"text"`), and an
+    /// `outputSchema` on every tool, for harnesses that consume structured
+    /// results.
+    On,
+}
+
+/// A successful call: the tool's text, its facts in `_meta`, and, when
+/// asked for, the facts with the text as structured content.
+pub fn success(outcome: Outcome, shape: StructuredContent) -> CallToolResult {
+    let Outcome {
+        text, structured, ..
+    } = outcome;
+    let structured_content = match shape {
+        StructuredContent::Off => None,
+        StructuredContent::On => Some(with_text(structured.clone(), &text)),
+    };
+    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+    result.meta = Some(facts(structured));
+    result.structured_content = structured_content;
+    result
+}
+
+/// A failed call: `isError` with the message the CLI prints, and the
+/// failure's kind in `_meta` (and in structured content, when asked for).
+pub fn failure(kind: ErrorKind, message: String, shape: StructuredContent) -> CallToolResult {
+    let data = json!({ "kind": kind.name() });
+    let structured_content = match shape {
+        StructuredContent::Off => None,
+        StructuredContent::On => Some(with_text(data.clone(), &message)),
+    };
+    let mut result = CallToolResult::error(vec![ContentBlock::text(message)]);
+    result.meta = Some(facts(data));
+    result.structured_content = structured_content;
+    result
+}
+
+/// `_meta` holding `data` under [`RESULT_META_KEY`].
+fn facts(data: Value) -> MetaObject {
+    let mut meta = Map::new();
+    meta.insert(RESULT_META_KEY.to_string(), data);
+    MetaObject(meta)
+}
+
+/// `data` (an object) with `"text"` added; a non-object is wrapped as
+/// `{"data": …, "text": …}`.
+fn with_text(data: Value, text: &str) -> Value {
+    let mut object = match data {
+        Value::Object(object) => object,
+        other => {
+            let mut object = Map::new();
+            object.insert("data".to_string(), other);
+            object
+        }
+    };
+    object.insert("text".to_string(), Value::String(text.to_string()));
+    Value::Object(object)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wire(result: &CallToolResult) -> Value {
+        serde_json::to_value(result).unwrap()
+    }
+
+    #[test]
+    fn by_default_the_text_is_the_only_content_and_facts_go_to_meta() {
+        let outcome = Outcome::new("[a.txt#1234]\n1:x", json!({"path": "a.txt", "tag": "1234"}));
+        let value = wire(&success(outcome, StructuredContent::Off));
+        assert_eq!(
+            value["content"],
+            json!([{"type": "text", "text": "[a.txt#1234]\n1:x"}])
+        );
+        assert_eq!(
+            value["_meta"],
+            json!({"io.github.hashedit/result": {"path": "a.txt", "tag": "1234"}})
+        );
+        assert!(value.get("structuredContent").is_none());
+        assert!(value.get("isError").is_none() || value["isError"] == json!(false));
+    }
+
+    #[test]
+    fn a_failure_carries_its_kind_in_meta_and_its_message_as_text() {
+        let value = wire(&failure(
+            ErrorKind::StaleTag,
+            "a.txt: snapshot tag 1234 is stale".into(),
+            StructuredContent::Off,
+        ));
+        assert_eq!(value["isError"], json!(true));
+        assert_eq!(
+            value["content"],
+            json!([{"type": "text", "text": "a.txt: snapshot tag 1234 is stale"}])
+        );
+        assert_eq!(
+            value["_meta"],
+            json!({"io.github.hashedit/result": {"kind": "stale_tag"}})
+        );
+        assert!(value.get("structuredContent").is_none());
+    }
+
+    #[test]
+    fn structured_content_on_request_includes_the_text() {
+        let outcome = Outcome::new("1 file", json!({"count": 1}));
+        let value = wire(&success(outcome, StructuredContent::On));
+        assert_eq!(
+            value["structuredContent"],
+            json!({"count": 1, "text": "1 file"})
+        );
+        let value = wire(&failure(
+            ErrorKind::ParseError,
+            "bad".into(),
+            StructuredContent::On,
+        ));
+        assert_eq!(
+            value["structuredContent"],
+            json!({"kind": "parse_error", "text": "bad"})
+        );
+    }
+}
