@@ -4,9 +4,9 @@
 //! header shows.
 #![no_main]
 
-use hashline::lower::{Registers, lower};
-use hashline::plan::plan;
-use hashline::text::Text;
+use hashedit_core::lower::{Registers, lower};
+use hashedit_core::plan::plan;
+use hashedit_core::text::Text;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -14,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
     let (file, doc) = data.split_at(split);
     let Ok(text) = Text::decode(file) else { return };
     let doc = String::from_utf8_lossy(doc.get(1..).unwrap_or_default());
-    let Ok(parsed) = hashline::parse::parse(&doc) else { return };
+    let Ok(parsed) = hashedit_core::parse::parse(&doc) else { return };
     let mut registers = Registers::default();
     for section in &parsed.sections {
         let Ok(lowered) = lower(section, "f.rs", &text, None, &mut registers) else { continue };

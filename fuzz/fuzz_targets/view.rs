@@ -3,10 +3,10 @@
 //! rendering windows, chain snapshots and previews must not panic.
 #![no_main]
 
-use hashline::scan::{LineScanner, WindowRequest};
-use hashline::tag::TagScheme;
-use hashline::text::Text;
-use hashline::view;
+use hashedit_core::scan::{LineScanner, WindowRequest};
+use hashedit_core::tag::TagScheme;
+use hashedit_core::text::Text;
+use hashedit_core::view;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

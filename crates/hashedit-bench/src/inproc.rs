@@ -14,13 +14,13 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use hashedit_blocks::TreeSitterBlocks;
+use hashedit_core::tag::TagScheme;
 use hashedit_peers::rho::Rho;
 use hashedit_tools::ToolContext;
 use hashedit_tools::args::{EditArgs, GrepArgs, ReadFileArgs};
 use hashedit_tools::session::Session;
 use hashedit_tools::tools::{self, EditMode};
 use hashedit_tools::workspace::Workspace;
-use hashline::tag::TagScheme;
 use serde_json::{Value, json};
 
 use crate::stats::summary;
@@ -103,7 +103,8 @@ pub const MARKER: &str = "// hashedit-bench was here";
 /// Errors: the file cannot be read or decoded, or has no such line.
 pub fn flip_documents(root: &Path, path: &str, line: usize) -> Result<[String; 2], String> {
     let original = std::fs::read(root.join(path)).map_err(|e| format!("{path}: {e}"))?;
-    let text = hashline::text::Text::decode(&original).map_err(|e| format!("{path}: {e:?}"))?;
+    let text =
+        hashedit_core::text::Text::decode(&original).map_err(|e| format!("{path}: {e:?}"))?;
     if line == 0 || line > text.line_count() {
         return Err(format!("{path} has no line {line}"));
     }
@@ -112,10 +113,15 @@ pub fn flip_documents(root: &Path, path: &str, line: usize) -> Result<[String; 2
         "[{path}#{}]\nPUT {line}:\n+{MARKER}\n",
         TagScheme::Rho.tag_of(&original)
     );
-    let parsed = hashline::parse::parse(&forward).map_err(|e| e.to_string())?;
-    let flipped =
-        hashline::edit::edit_section(&parsed.sections[0], path, &text, &original, TagScheme::Rho)
-            .map_err(|e| e.to_string())?;
+    let parsed = hashedit_core::parse::parse(&forward).map_err(|e| e.to_string())?;
+    let flipped = hashedit_core::edit::edit_section(
+        &parsed.sections[0],
+        path,
+        &text,
+        &original,
+        TagScheme::Rho,
+    )
+    .map_err(|e| e.to_string())?;
     let back = format!(
         "[{path}#{}]\nPUT {line}:\n+{old_row}\n",
         TagScheme::Rho.tag_of(&flipped.bytes)

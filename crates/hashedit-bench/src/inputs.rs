@@ -6,7 +6,7 @@
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
-use hashline::tag::TagScheme;
+use hashedit_core::tag::TagScheme;
 
 /// A small deterministic generator (SplitMix64).
 #[derive(Debug, Clone)]
@@ -181,7 +181,7 @@ mod tests {
 
     #[test]
     fn source_parses_as_rust_before_and_after_an_edit() {
-        use hashline::block::BlockResolver;
+        use hashedit_core::block::BlockResolver;
         let blocks = hashedit_blocks::TreeSitterBlocks::new();
         let bytes = source_text(2000, 3);
         let text = std::str::from_utf8(&bytes).unwrap();
@@ -192,9 +192,9 @@ mod tests {
             "generated source has a syntax error"
         );
         let doc = edit_document("f.rs", &bytes, TagScheme::Rho, 100, "");
-        let parsed = hashline::parse::parse(&doc).unwrap();
-        let decoded = hashline::text::Text::decode(&bytes).unwrap();
-        let edit = hashline::edit::edit_section(
+        let parsed = hashedit_core::parse::parse(&doc).unwrap();
+        let decoded = hashedit_core::text::Text::decode(&bytes).unwrap();
+        let edit = hashedit_core::edit::edit_section(
             &parsed.sections[0],
             "f.rs",
             &decoded,
@@ -210,10 +210,10 @@ mod tests {
     fn documents_apply_to_their_file() {
         let bytes = source_text(1000, 1);
         let doc = edit_document("f.rs", &bytes, TagScheme::Rho, 100, "");
-        let parsed = hashline::parse::parse(&doc).unwrap();
+        let parsed = hashedit_core::parse::parse(&doc).unwrap();
         assert_eq!(parsed.sections[0].ops.len(), 100);
-        let text = hashline::text::Text::decode(&bytes).unwrap();
-        let edit = hashline::edit::edit_section(
+        let text = hashedit_core::text::Text::decode(&bytes).unwrap();
+        let edit = hashedit_core::edit::edit_section(
             &parsed.sections[0],
             "f.rs",
             &text,

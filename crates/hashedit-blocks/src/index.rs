@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-use hashline::block::{BLOCK_SUGGESTION_WINDOW, BlockIndex, BlockResolution, Unresolvable};
-use hashline::document::LineRange;
+use hashedit_core::block::{BLOCK_SUGGESTION_WINDOW, BlockIndex, BlockResolution, Unresolvable};
+use hashedit_core::document::LineRange;
 use tree_sitter::{Node, Tree};
 
 use crate::language::{Language, Rules};

@@ -8,8 +8,8 @@
 )]
 
 use hashedit_blocks::TreeSitterBlocks;
-use hashline::block::{BlockResolution, BlockResolver, Unresolvable};
-use hashline::document::LineRange;
+use hashedit_core::block::{BlockResolution, BlockResolver, Unresolvable};
+use hashedit_core::document::LineRange;
 
 fn block(start: usize, end: usize) -> BlockResolution {
     BlockResolution::Block(LineRange { start, end })

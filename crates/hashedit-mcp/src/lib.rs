@@ -44,8 +44,8 @@ mod transport;
 
 use std::sync::Arc;
 
+use hashedit_core::block::BlockResolver;
 use hashedit_tools::workspace::Workspace;
-use hashline::block::BlockResolver;
 use rmcp::service::{QuitReason, ServerInitializeError};
 use tokio::io::{AsyncRead, AsyncWrite};
 

@@ -654,35 +654,36 @@ struct PairIndex {
     lines: usize,
 }
 
-impl hashline::block::BlockIndex for PairIndex {
-    fn block_at(&self, line: usize) -> hashline::block::BlockResolution {
+impl hashedit_core::block::BlockIndex for PairIndex {
+    fn block_at(&self, line: usize) -> hashedit_core::block::BlockResolution {
         if line < self.lines {
-            hashline::block::BlockResolution::Block(hashline::LineRange {
+            hashedit_core::block::BlockResolution::Block(hashedit_core::LineRange {
                 start: line,
                 end: line + 1,
             })
         } else {
-            hashline::block::BlockResolution::Unresolvable(
-                hashline::block::Unresolvable::OutOfRange,
+            hashedit_core::block::BlockResolution::Unresolvable(
+                hashedit_core::block::Unresolvable::OutOfRange,
             )
         }
     }
 
-    fn enclosing_block(&self, _line: usize) -> Option<hashline::LineRange> {
+    fn enclosing_block(&self, _line: usize) -> Option<hashedit_core::LineRange> {
         None
     }
 
-    fn next_block(&self, _line: usize) -> Option<hashline::LineRange> {
+    fn next_block(&self, _line: usize) -> Option<hashedit_core::LineRange> {
         None
     }
 }
 
-impl hashline::block::BlockResolver for PairBlocks {
+impl hashedit_core::block::BlockResolver for PairBlocks {
     fn index<'a>(
         &'a self,
         _path: &str,
         text: &'a str,
-    ) -> Result<Box<dyn hashline::block::BlockIndex + 'a>, hashline::block::Unresolvable> {
+    ) -> Result<Box<dyn hashedit_core::block::BlockIndex + 'a>, hashedit_core::block::Unresolvable>
+    {
         Ok(Box::new(PairIndex {
             lines: text.lines().count(),
         }))

@@ -41,13 +41,13 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use common::{Class, Intended, Ours, Reply, Tally, get_file, put_file, show_bytes};
+use hashedit_core::TagScheme;
+use hashedit_core::block::{BlockResolution, BlockResolver as _};
 use hashedit_peers::corpus::{self, CorpusFile};
 use hashedit_peers::locate;
 use hashedit_peers::omp::{OmpError, Peer};
 use hashedit_peers::rng::Rng;
 use hashedit_tools::ErrorKind;
-use hashline::TagScheme;
-use hashline::block::{BlockResolution, BlockResolver as _};
 
 /// Every difference from oh-my-pi we make on purpose, with its reason.
 const CATALOGUE: &[Intended] = &[
@@ -461,7 +461,7 @@ struct Lines {
 
 impl Lines {
     fn parse(bytes: &[u8]) -> Option<Lines> {
-        let text = hashline::Text::decode(bytes).ok()?;
+        let text = hashedit_core::Text::decode(bytes).ok()?;
         let mut endings = BTreeSet::new();
         let lines: Vec<String> = text
             .lines()
@@ -893,7 +893,7 @@ struct FileInfo {
 
 impl FileInfo {
     fn new(name: &str, bytes: &[u8]) -> FileInfo {
-        let lines = hashline::Text::decode(bytes)
+        let lines = hashedit_core::Text::decode(bytes)
             .map(|t| t.lines().map(|(l, _)| l.to_string()).collect())
             .unwrap_or_default();
         FileInfo {
@@ -1935,7 +1935,7 @@ fn indent_refusal(
         let total = info.lines.len();
         // Our refusal looked at the block our resolver found, so that is
         // the one to check it against (omp's is unknown when omp refused).
-        let text = hashline::Text::decode(bytes).ok();
+        let text = hashedit_core::Text::decode(bytes).ok();
         let index = text
             .as_ref()
             .and_then(|t| resolver.index(&section.path, t.body()).ok());

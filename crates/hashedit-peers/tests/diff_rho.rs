@@ -28,11 +28,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use common::{Class, Intended, Ours, Reply, Tally, get_file, put_file, show_bytes};
+use hashedit_core::TagScheme;
 use hashedit_peers::corpus::{self, CorpusFile};
 use hashedit_peers::rho::{FailureKind, Rho};
 use hashedit_peers::rng::Rng;
 use hashedit_peers::shape::{Item, Shape};
-use hashline::TagScheme;
 
 const BOM: &str = "\u{FEFF}";
 
@@ -149,7 +149,7 @@ fn rho_eol(text: &str) -> &'static str {
 /// Our result re-joined the way Rho writes a file: our line texts, joined
 /// with Rho's ending for `original`, a final ending when Rho adds one.
 fn rejoined_like_rho(ours: &[u8], original: &str) -> Option<Vec<u8>> {
-    let text = hashline::Text::decode(ours).ok()?;
+    let text = hashedit_core::Text::decode(ours).ok()?;
     let mut lines: Vec<String> = text.lines().map(|(l, _)| l.to_string()).collect();
     if text.has_bom()
         && let Some(first) = lines.first_mut()
@@ -170,7 +170,7 @@ fn rejoined_like_rho(ours: &[u8], original: &str) -> Option<Vec<u8>> {
 /// True when the file's endings are not all one of LF / CRLF: mixed, lone
 /// CR, or a CR left inside a line.
 fn irregular_endings(original: &[u8]) -> bool {
-    let Ok(text) = hashline::Text::decode(original) else {
+    let Ok(text) = hashedit_core::Text::decode(original) else {
         return false;
     };
     let mut kinds = BTreeSet::new();
@@ -178,7 +178,7 @@ fn irregular_endings(original: &[u8]) -> bool {
         if line.contains('\r') {
             return true;
         }
-        if ending != hashline::Ending::None {
+        if ending != hashedit_core::Ending::None {
             kinds.insert(format!("{ending:?}"));
         }
     }
@@ -575,7 +575,7 @@ impl DocModel {
             let Some((_, bytes)) = originals.iter().find(|(n, _)| *n == section.path) else {
                 continue;
             };
-            let lines: Vec<String> = hashline::Text::decode(bytes)
+            let lines: Vec<String> = hashedit_core::Text::decode(bytes)
                 .map(|t| t.lines().map(|(l, _)| l.to_string()).collect())
                 .unwrap_or_default();
             let total = lines.len();
@@ -1226,7 +1226,7 @@ fn rows_are_lines(shape: &Shape, root: &std::path::Path, rho: bool) -> bool {
                         let text = String::from_utf8_lossy(&bytes).into_owned();
                         rho_lines(&text).into_iter().map(str::to_string).collect()
                     } else {
-                        hashline::Text::decode(&bytes)
+                        hashedit_core::Text::decode(&bytes)
                             .map(|t| t.lines().map(|(l, _)| l.to_string()).collect())
                             .unwrap_or_default()
                     }

@@ -6,7 +6,7 @@
 //! (ops, rows, line endings, fences, tag case) is fixed by the spec, so the
 //! engines receive the same text up to those four hex digits.
 
-use hashline::SnapshotTag;
+use hashedit_core::SnapshotTag;
 
 use crate::hunks::Hunk;
 

@@ -10,9 +10,9 @@
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as B64;
+use hashedit_core::TagScheme;
 use hashedit_peers::omp::{OmpError, Peer};
 use hashedit_peers::rho::Rho;
-use hashline::TagScheme;
 use serde_json::json;
 
 use crate::engine::{Attempt, Engine, Reply, put_file, render, scratch_dir};

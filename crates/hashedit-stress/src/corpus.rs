@@ -1,7 +1,7 @@
 //! File contents and edit documents for the harnesses: UTF-8 text of a
 //! chosen size and line shape, and hashline documents that change it.
 
-use hashline::TagScheme;
+use hashedit_core::TagScheme;
 
 use crate::rng::Rng;
 

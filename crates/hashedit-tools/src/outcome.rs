@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use hashline::tag::Fingerprint;
+use hashedit_core::tag::Fingerprint;
 use serde_json::Value;
 
 /// What a tool returns on success.

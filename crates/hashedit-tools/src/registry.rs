@@ -22,7 +22,7 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use hashline::tag::{ContentDigest, Fingerprint, SnapshotTag};
+use hashedit_core::tag::{ContentDigest, Fingerprint, SnapshotTag};
 
 use crate::session::Session;
 
@@ -211,7 +211,7 @@ fn unescape(text: &str) -> Option<String> {
 mod tests {
     use super::*;
     use crate::session::TagCheck;
-    use hashline::TagScheme;
+    use hashedit_core::TagScheme;
 
     #[test]
     fn round_trips_fingerprints_and_catches_a_collision_across_calls() {

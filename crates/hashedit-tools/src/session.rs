@@ -8,7 +8,7 @@
 //! served snapshots under that tag is stale (handed case B05). It also keeps
 //! the served text of recent snapshots, so an edit written against an older
 //! one can be carried onto the live file when only unrelated lines changed
-//! (§3 item 6, [`hashline::rebase`]).
+//! (§3 item 6, [`hashedit_core::rebase`]).
 //!
 //! Memory is bounded (reference-omp.md §1.12): at most
 //! [`MAX_VERSIONS_PER_PATH`] snapshots per file, [`MAX_PATHS`] files (least
@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use hashline::tag::{Fingerprint, SnapshotTag};
+use hashedit_core::tag::{Fingerprint, SnapshotTag};
 
 /// Snapshots remembered per file, newest first.
 pub const MAX_VERSIONS_PER_PATH: usize = 4;
@@ -358,7 +358,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hashline::tag::{TagHasher, TagScheme};
+    use hashedit_core::tag::{TagHasher, TagScheme};
 
     fn fp(text: &str) -> Fingerprint {
         let mut h = TagHasher::with_digest(TagScheme::Rho);

@@ -27,7 +27,7 @@ use std::ffi::{OsStr, OsString};
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
-use hashline::TagScheme;
+use hashedit_core::TagScheme;
 
 use crate::error::{ErrorKind, ToolError, ToolResult};
 
@@ -107,7 +107,7 @@ impl Workspace {
     /// Opens a workspace rooted at `root`, which is canonicalised.
     ///
     /// Defaults: output budget
-    /// [`hashline::truncate::DEFAULT_MAX_OUTPUT_BYTES`] (64,000 bytes), tag
+    /// [`hashedit_core::truncate::DEFAULT_MAX_OUTPUT_BYTES`] (64,000 bytes), tag
     /// scheme [`TagScheme::Rho`].
     ///
     /// # Errors
@@ -149,7 +149,7 @@ impl Workspace {
         Ok(Workspace {
             root: canonical,
             alias,
-            max_output_bytes: hashline::truncate::DEFAULT_MAX_OUTPUT_BYTES,
+            max_output_bytes: hashedit_core::truncate::DEFAULT_MAX_OUTPUT_BYTES,
             tag_scheme: TagScheme::default(),
         })
     }

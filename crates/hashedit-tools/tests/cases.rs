@@ -513,7 +513,7 @@ fn d06_huge_file_tag_covers_everything() {
     let t = out.structured["tag"].as_str().unwrap().to_string();
     assert_eq!(
         t,
-        hashline::TagScheme::Rho
+        hashedit_core::TagScheme::Rho
             .tag_of(original.as_bytes())
             .to_string()
     );
@@ -622,9 +622,9 @@ fn trial_previews_keep_the_new_header_when_rows_do_not_fit() {
     let long = "y".repeat(100_000);
     let original = format!("{long}\nsecond\n");
     w.put("l.txt", original.as_bytes());
-    let t = hashline::TagScheme::Rho.tag_of(original.as_bytes());
+    let t = hashedit_core::TagScheme::Rho.tag_of(original.as_bytes());
     let out = w.edit(&format!("[l.txt#{t}]\nPUT 2:\n+S2")).unwrap();
-    let new_tag = hashline::TagScheme::Rho.tag_of(format!("{long}\nS2\n").as_bytes());
+    let new_tag = hashedit_core::TagScheme::Rho.tag_of(format!("{long}\nS2\n").as_bytes());
     assert_eq!(
         out.text,
         format!(
@@ -637,7 +637,7 @@ fn trial_previews_keep_the_new_header_when_rows_do_not_fit() {
         .map(|i| format!("{i:02}{}\n", "z".repeat(4000)))
         .collect();
     w.put("m.txt", rows.as_bytes());
-    let t = hashline::TagScheme::Rho.tag_of(rows.as_bytes());
+    let t = hashedit_core::TagScheme::Rho.tag_of(rows.as_bytes());
     let ops = "PUT 5:\n+a\nPUT 15:\n+b\nPUT 25:\n+c\nPUT 35:\n+d";
     let out = w.edit(&format!("[m.txt#{t}]\n{ops}")).unwrap();
     assert!(out.text.starts_with("PUT 5: (1 → 1 line); PUT 15: (1 → 1 line); PUT 25: (1 → 1 line); PUT 35: (1 → 1 line)\n[m.txt#"));
@@ -661,7 +661,7 @@ fn trial_thousands_of_ops_still_chain() {
     let w = Ws::new();
     let original: String = (1..=20_000).map(|i| format!("{i}\n")).collect();
     w.put("s.txt", original.as_bytes());
-    let t = hashline::TagScheme::Rho.tag_of(original.as_bytes());
+    let t = hashedit_core::TagScheme::Rho.tag_of(original.as_bytes());
     let mut doc = format!("[s.txt#{t}]\n");
     for i in (1..6000).step_by(2) {
         doc.push_str(&format!("PUT {i}:\n+L{i}\n"));
@@ -670,7 +670,7 @@ fn trial_thousands_of_ops_still_chain() {
     let first = out.text.lines().next().unwrap();
     assert!(first.ends_with("; … and 2976 more ops"), "{first}");
     let after = String::from_utf8(w.bytes("s.txt")).unwrap();
-    let new_tag = hashline::TagScheme::Rho.tag_of(after.as_bytes());
+    let new_tag = hashedit_core::TagScheme::Rho.tag_of(after.as_bytes());
     assert!(
         out.text.contains(&format!("\n[s.txt#{new_tag}]\n")),
         "{}",
@@ -703,11 +703,11 @@ fn trial_omp_scheme_refuses_files_with_lone_carriage_returns() {
     fs::write(dir.path().join("o.txt"), "a\rb\nc\n").unwrap();
     let ws = Workspace::new(dir.path())
         .unwrap()
-        .with_tag_scheme(hashline::TagScheme::Omp);
+        .with_tag_scheme(hashedit_core::TagScheme::Omp);
     let cx = ToolContext::new(&ws);
     // Same omp tag as "a\nb\nc\n", whose line 2 is "b"; here line 2 is "c".
-    let tag = hashline::TagScheme::Omp.tag_of(b"a\nb\nc\n");
-    assert_eq!(tag, hashline::TagScheme::Omp.tag_of(b"a\rb\nc\n"));
+    let tag = hashedit_core::TagScheme::Omp.tag_of(b"a\nb\nc\n");
+    assert_eq!(tag, hashedit_core::TagScheme::Omp.tag_of(b"a\rb\nc\n"));
     let err = tools::edit(
         &cx,
         &EditArgs {

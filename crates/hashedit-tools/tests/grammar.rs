@@ -11,7 +11,7 @@ use hashedit_tools::workspace::Workspace;
 use hashedit_tools::{ErrorKind, Outcome, Session, ToolContext, ToolError};
 
 fn tag(bytes: &str) -> String {
-    hashline::TagScheme::Rho
+    hashedit_core::TagScheme::Rho
         .tag_of(bytes.as_bytes())
         .to_string()
 }

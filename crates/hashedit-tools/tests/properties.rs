@@ -53,7 +53,7 @@ proptest! {
         fs::write(dir.path().join("b.txt"), &b).unwrap();
         let ws = Workspace::new(dir.path()).unwrap();
         let cx = ToolContext::new(&ws);
-        let tag = |s: &str| hashline::TagScheme::Rho.tag_of(s.as_bytes()).to_string();
+        let tag = |s: &str| hashedit_core::TagScheme::Rho.tag_of(s.as_bytes()).to_string();
         let mut doc = format!("[a.txt#{}]\n{}\n", tag(&a), ops_a.join("\n"));
         if !ops_b.is_empty() {
             let tb = if stale_b { "0000".to_string() } else { tag(&b) };

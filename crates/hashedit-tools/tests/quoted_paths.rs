@@ -81,7 +81,7 @@ fn grep_headers_of_unusual_names_can_be_pasted_into_edit() {
     let grep = ws.grep("needle");
     let found = headers(&grep.text);
     assert_eq!(found.len(), names.len(), "{}", grep.text);
-    let t = hashline::TagScheme::Rho.tag_of(b"needle\nkeep\n");
+    let t = hashedit_core::TagScheme::Rho.tag_of(b"needle\nkeep\n");
     for expected in [
         r#""tab\tx.txt""#,
         r#""new\nline.txt""#,
@@ -178,7 +178,7 @@ fn a_quoted_directory_is_a_search_path() {
         },
     )
     .unwrap();
-    let t = hashline::TagScheme::Rho.tag_of(b"needle\n");
+    let t = hashedit_core::TagScheme::Rho.tag_of(b"needle\n");
     assert_eq!(
         grep.text,
         format!("[\"d\\tir/a.rs\"#{t}]\n1 | needle\n\n1 match in 1 file")
@@ -251,7 +251,7 @@ fn single_quoted_names_round_trip_and_never_hit_their_sibling() {
         },
     )
     .unwrap();
-    let tag = hashline::TagScheme::Rho.tag_of(b"hello\n");
+    let tag = hashedit_core::TagScheme::Rho.tag_of(b"hello\n");
     assert!(
         grep.text
             .starts_with(&format!("[\"'y'\"#{tag}]\n1 | hello\n[y#{tag}]\n")),
@@ -293,7 +293,7 @@ fn names_that_look_like_apply_patch_noise_round_trip() {
         },
     )
     .unwrap();
-    let tag = hashline::TagScheme::Rho.tag_of(b"hello\n");
+    let tag = hashedit_core::TagScheme::Rho.tag_of(b"hello\n");
     let header = format!("[\"{odd}\"#{tag}]");
     assert!(
         read.text.starts_with(&format!("{header}\n1:hello")),

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use hashedit_core::TagScheme;
 use hashedit_tools::args::{
     EditArgs, GlobArgs, GrepArgs, ListDirArgs, OutputMode, ReadFileArgs, WriteArgs,
 };
@@ -12,7 +13,6 @@ use hashedit_tools::registry::DiskRegistry;
 use hashedit_tools::tools::EditMode;
 use hashedit_tools::workspace::Workspace;
 use hashedit_tools::{ErrorKind, Outcome, Session, ToolContext, ToolError, ToolResult, tools};
-use hashline::TagScheme;
 use serde_json::json;
 
 /// Exit status for a tool error (the tool ran and refused).
@@ -35,7 +35,7 @@ struct Cli {
     #[arg(long, global = true, value_enum, default_value_t = Scheme::Rho)]
     tag_scheme: Scheme,
     /// Output budget for successful replies, in bytes.
-    #[arg(long, global = true, value_name = "N", default_value_t = hashline::truncate::DEFAULT_MAX_OUTPUT_BYTES)]
+    #[arg(long, global = true, value_name = "N", default_value_t = hashedit_core::truncate::DEFAULT_MAX_OUTPUT_BYTES)]
     max_output_bytes: usize,
     /// Print one JSON object: {"ok","text","data"} or {"ok","error":{"kind","message"}}.
     #[arg(long, global = true)]
@@ -405,8 +405,8 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
 /// Names of the named registers that `document` pastes from (empty when
 /// it does not parse: the edit then fails with the parse error anyway).
 fn pasted_registers(document: &str) -> std::collections::BTreeSet<String> {
-    use hashline::document::{OpKind, Register};
-    let Ok(parsed) = hashline::parse::parse(document) else {
+    use hashedit_core::document::{OpKind, Register};
+    let Ok(parsed) = hashedit_core::parse::parse(document) else {
         return Default::default();
     };
     parsed

@@ -19,7 +19,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use hashline::TagScheme;
+use hashedit_core::TagScheme;
 
 use Part::{Body, Keep, Text};
 use Refusal::{Blank, Inside, SingleLine};

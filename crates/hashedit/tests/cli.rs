@@ -76,14 +76,14 @@ fn omp_scheme_changes_the_tag() {
 #[test]
 fn edit_then_chained_edit_from_the_preview_tag() {
     let dir = workspace(&[("f.txt", "alpha\nbeta\ngamma\n")]);
-    let tag = hashline::TagScheme::Rho.tag_of(b"alpha\nbeta\ngamma\n");
+    let tag = hashedit_core::TagScheme::Rho.tag_of(b"alpha\nbeta\ngamma\n");
     let out = hashedit(
         dir.path(),
         &["edit"],
         Some(&format!("[f.txt#{tag}]\nPUT 2:\n+BETA\n")),
     );
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
-    let new_tag = hashline::TagScheme::Rho.tag_of(b"alpha\nBETA\ngamma\n");
+    let new_tag = hashedit_core::TagScheme::Rho.tag_of(b"alpha\nBETA\ngamma\n");
     assert_eq!(
         stdout(&out),
         format!("PUT 2: (1 → 1 line)\n[f.txt#{new_tag}]\n1:alpha\n2:BETA\n3:gamma\n")
@@ -105,7 +105,7 @@ fn stale_tag_exits_one_with_a_live_snapshot_and_writes_nothing() {
     let dir = workspace(&[("f.txt", "alpha\n")]);
     let out = hashedit(dir.path(), &["edit"], Some("[f.txt#DEAD]\nPUT 1:\n+x\n"));
     assert_eq!(out.status.code(), Some(1));
-    let live = hashline::TagScheme::Rho.tag_of(b"alpha\n");
+    let live = hashedit_core::TagScheme::Rho.tag_of(b"alpha\n");
     assert_eq!(
         stdout(&out),
         format!(
@@ -123,7 +123,7 @@ fn stale_tag_exits_one_with_a_live_snapshot_and_writes_nothing() {
 #[test]
 fn dry_run_prints_a_diff_and_writes_nothing() {
     let dir = workspace(&[("f.txt", "a\nb\nc\n")]);
-    let tag = hashline::TagScheme::Rho.tag_of(b"a\nb\nc\n");
+    let tag = hashedit_core::TagScheme::Rho.tag_of(b"a\nb\nc\n");
     let out = hashedit(
         dir.path(),
         &["edit", "--dry-run"],
@@ -143,7 +143,7 @@ fn dry_run_prints_a_diff_and_writes_nothing() {
 #[test]
 fn edit_reads_the_document_from_a_file() {
     let dir = workspace(&[("f.txt", "a\n")]);
-    let tag = hashline::TagScheme::Rho.tag_of(b"a\n");
+    let tag = hashedit_core::TagScheme::Rho.tag_of(b"a\n");
     let doc = dir.path().join("doc.hl");
     fs::write(&doc, format!("[f.txt#{tag}]\nPUT 1:\n+A\n")).unwrap();
     let out = hashedit(
@@ -160,7 +160,7 @@ fn write_takes_content_on_stdin() {
     let dir = workspace(&[]);
     let out = hashedit(dir.path(), &["write", "nested/hello.txt"], Some("hello\n"));
     assert_eq!(out.status.code(), Some(0));
-    let tag = hashline::TagScheme::Rho.tag_of(b"hello\n");
+    let tag = hashedit_core::TagScheme::Rho.tag_of(b"hello\n");
     assert_eq!(
         stdout(&out),
         format!("created nested/hello.txt\n\n[nested/hello.txt#{tag}]\n1:hello\n")
@@ -180,7 +180,10 @@ fn json_output_carries_kind_and_data() {
     assert_eq!(value["data"]["total_lines"], 1);
     assert_eq!(
         value["text"],
-        format!("[a.txt#{}]\n1:x", hashline::TagScheme::Rho.tag_of(b"x\n"))
+        format!(
+            "[a.txt#{}]\n1:x",
+            hashedit_core::TagScheme::Rho.tag_of(b"x\n")
+        )
     );
     let out = hashedit(dir.path(), &["--json", "read", "../outside.txt"], None);
     assert_eq!(out.status.code(), Some(1));
@@ -201,7 +204,7 @@ fn search_and_listing_commands() {
     let out = hashedit(dir.path(), &["ls"], None);
     assert_eq!(stdout(&out), "README\nsrc/\n");
     let out = hashedit(dir.path(), &["grep", "main", "src"], None);
-    let tag = hashline::TagScheme::Rho.tag_of(b"fn main() {}\n");
+    let tag = hashedit_core::TagScheme::Rho.tag_of(b"fn main() {}\n");
     assert_eq!(
         stdout(&out),
         format!("[src/a.rs#{tag}]\n1 | fn main() {{}}\n\n1 match in 1 file\n")
@@ -236,7 +239,7 @@ fn usage_errors_exit_two() {
 fn block_ops_resolve_with_the_bundled_grammars() {
     let src = "fn a() {\n    if x {\n        y();\n    }\n}\n\nfn b() {\n    a();\n}\n";
     let dir = workspace(&[("lib.rs", src), ("script.py", "def f():\n    return 1\n")]);
-    let tag = hashline::TagScheme::Rho.tag_of(src.as_bytes());
+    let tag = hashedit_core::TagScheme::Rho.tag_of(src.as_bytes());
     let doc = format!("[lib.rs#{tag}]\nCUT 7* @b\nPUT <1 @b\nPUT >2*:\n+    z();\n");
     let out = hashedit(dir.path(), &["edit"], Some(&doc));
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
@@ -252,7 +255,7 @@ fn block_ops_resolve_with_the_bundled_grammars() {
         "{}",
         stdout(&out)
     );
-    let py_tag = hashline::TagScheme::Rho.tag_of(b"def f():\n    return 1\n");
+    let py_tag = hashedit_core::TagScheme::Rho.tag_of(b"def f():\n    return 1\n");
     let out = hashedit(
         dir.path(),
         &["edit"],
@@ -356,7 +359,7 @@ fn endless_input_is_refused_in_bounded_memory() {
 fn an_edit_that_breaks_the_syntax_is_written_with_a_warning() {
     let src = "fn a() {\n    let x = 1;\n}\n";
     let dir = workspace(&[("lib.rs", src)]);
-    let tag = hashline::TagScheme::Rho.tag_of(src.as_bytes());
+    let tag = hashedit_core::TagScheme::Rho.tag_of(src.as_bytes());
     // Off by one: the author meant to replace line 2 but named line 3.
     let out = hashedit(
         dir.path(),
@@ -375,7 +378,7 @@ fn an_edit_that_breaks_the_syntax_is_written_with_a_warning() {
     // A file that did not parse before gets no such warning.
     let broken = "fn a( {\n}\n";
     fs::write(dir.path().join("b.rs"), broken).unwrap();
-    let tag = hashline::TagScheme::Rho.tag_of(broken.as_bytes());
+    let tag = hashedit_core::TagScheme::Rho.tag_of(broken.as_bytes());
     let out = hashedit(
         dir.path(),
         &["edit"],
@@ -388,7 +391,7 @@ fn an_edit_that_breaks_the_syntax_is_written_with_a_warning() {
 fn a_named_register_never_pasted_is_reported_as_dropped() {
     let src = "a\nb\nc\n";
     let dir = workspace(&[("r.txt", src)]);
-    let tag = hashline::TagScheme::Rho.tag_of(src.as_bytes());
+    let tag = hashedit_core::TagScheme::Rho.tag_of(src.as_bytes());
     // Cut and pasted in one document: nothing to report.
     let out = hashedit(
         dir.path(),
@@ -399,7 +402,7 @@ fn a_named_register_never_pasted_is_reported_as_dropped() {
     assert!(!stdout(&out).contains("warning"), "{}", stdout(&out));
     assert_eq!(fs::read(dir.path().join("r.txt")).unwrap(), b"a\nc\nb\n");
     // Cut and never pasted: the CLI forgets the register, and says so.
-    let tag = hashline::TagScheme::Rho.tag_of(b"a\nc\nb\n");
+    let tag = hashedit_core::TagScheme::Rho.tag_of(b"a\nc\nb\n");
     let out = hashedit(
         dir.path(),
         &["edit"],
@@ -423,7 +426,7 @@ fn a_block_cut_that_leaves_its_attribute_behind_is_warned() {
     // which then gated the next item, with no warning.
     let src = "struct S;\n\n#[cfg(feature = \"x\")]\nimpl S {\n    fn a() {}\n}\n\nimpl Clone for S {\n    fn clone(&self) -> S { S }\n}\n";
     let dir = workspace(&[("lib.rs", src)]);
-    let tag = hashline::TagScheme::Rho.tag_of(src.as_bytes());
+    let tag = hashedit_core::TagScheme::Rho.tag_of(src.as_bytes());
     let out = hashedit(
         dir.path(),
         &["edit"],
@@ -446,7 +449,7 @@ fn a_block_cut_that_leaves_its_attribute_behind_is_warned() {
     // A Python decorator, likewise; a block with no attribute above is quiet.
     let py = "class A:\n    @property\n    def f(self):\n        return 1\n\n    def g(self):\n        return 2\n";
     fs::write(dir.path().join("a.py"), py).unwrap();
-    let tag = hashline::TagScheme::Rho.tag_of(py.as_bytes());
+    let tag = hashedit_core::TagScheme::Rho.tag_of(py.as_bytes());
     let out = hashedit(
         dir.path(),
         &["edit"],
@@ -503,7 +506,7 @@ fn an_unusable_registry_is_reported_on_stderr() {
     fs::create_dir(&in_the_way).unwrap();
     let out = hashedit_with_registry(dir.path(), &["read", "f.txt"], None, &in_the_way);
     assert_eq!(out.status.code(), Some(0));
-    let tag = hashline::TagScheme::Rho.tag_of(b"a\n");
+    let tag = hashedit_core::TagScheme::Rho.tag_of(b"a\n");
     assert_eq!(stdout(&out), format!("[f.txt#{tag}]\n1:a\n"));
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),

@@ -206,7 +206,7 @@ fn run(root: &Path, args: &[&str], stdin: &[u8]) -> Outcome {
 }
 
 fn tag_of(bytes: &[u8]) -> String {
-    hashline::TagScheme::Rho.tag_of(bytes).to_string()
+    hashedit_core::TagScheme::Rho.tag_of(bytes).to_string()
 }
 
 /// `[path#TAG]\nPUT 1:\n+x\n` with the tag of `bytes`.

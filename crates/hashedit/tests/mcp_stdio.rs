@@ -434,7 +434,7 @@ fn without_root_the_clients_first_root_is_the_workspace_and_follows_changes() {
         read["content"][0]["text"].as_str().unwrap(),
         format!(
             "[a.txt#{}]\n1:first root",
-            hashline::TagScheme::Rho.tag_of(b"first root\n")
+            hashedit_core::TagScheme::Rho.tag_of(b"first root\n")
         )
     );
     // Paths stay confined to the root the client gave.
@@ -455,7 +455,7 @@ fn without_root_the_clients_first_root_is_the_workspace_and_follows_changes() {
         read["content"][0]["text"].as_str().unwrap(),
         format!(
             "[a.txt#{}]\n1:second root",
-            hashline::TagScheme::Rho.tag_of(b"second root\n")
+            hashedit_core::TagScheme::Rho.tag_of(b"second root\n")
         )
     );
     assert!(server.close().success());

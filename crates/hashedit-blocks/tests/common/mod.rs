@@ -7,8 +7,8 @@
 #![allow(dead_code)]
 
 use hashedit_blocks::TreeSitterBlocks;
-use hashline::block::{BlockIndex, BlockResolution, Unresolvable};
-use hashline::document::LineRange;
+use hashedit_core::block::{BlockIndex, BlockResolution, Unresolvable};
+use hashedit_core::document::LineRange;
 
 /// One annotated line.
 pub struct Row<'s> {

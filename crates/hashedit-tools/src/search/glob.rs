@@ -3,7 +3,7 @@
 use std::ops::ControlFlow;
 
 use globset::{GlobBuilder, GlobMatcher};
-use hashline::truncate::truncate_to_budget;
+use hashedit_core::truncate::truncate_to_budget;
 use serde_json::json;
 
 use super::budget::{fit, listing_tail, render_listing};

@@ -19,7 +19,7 @@
 //! # Files
 //! Only regular files from the walk (see [`super::walk`]) are read, each in
 //! one piece. Skipped and counted: files over 5 MiB, files that are not
-//! editable text per [`hashline::text::check_text`] (a UTF-16/32 BOM or
+//! editable text per [`hashedit_core::text::check_text`] (a UTF-16/32 BOM or
 //! invalid UTF-8 anywhere counts as "not UTF-8", a NUL byte anywhere as
 //! "binary"), files that cannot be opened or read, special files (FIFOs,
 //! sockets, devices: never opened) and, in their own bucket, directories
@@ -47,9 +47,9 @@ use std::sync::{Condvar, Mutex, mpsc};
 
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{Searcher, SearcherBuilder, Sink, SinkMatch};
-use hashline::tag::{Fingerprint, TagScheme, header};
-use hashline::text::{DecodeError, UTF8_BOM, check_text};
-use hashline::truncate::{truncate_chars, truncate_to_budget};
+use hashedit_core::tag::{Fingerprint, TagScheme, header};
+use hashedit_core::text::{DecodeError, UTF8_BOM, check_text};
+use hashedit_core::truncate::{truncate_chars, truncate_to_budget};
 use regex::{Regex, RegexBuilder};
 use serde_json::{Value, json};
 

@@ -1,6 +1,6 @@
 //! The `list_dir` tool: the immediate entries of one directory.
 
-use hashline::truncate::truncate_to_budget;
+use hashedit_core::truncate::truncate_to_budget;
 use serde_json::json;
 
 use super::budget::{fit, listing_tail, render_listing};

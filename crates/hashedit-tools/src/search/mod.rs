@@ -25,7 +25,7 @@
 //! out it says so (`output budget of N bytes reached; …`) with counts, text
 //! and structured data describing exactly the rows shown. Only a budget too
 //! small for the summary line alone falls back to
-//! [`hashline::truncate::truncate_to_budget`].
+//! [`hashedit_core::truncate::truncate_to_budget`].
 
 use std::path::Path;
 use std::time::{Duration, Instant};

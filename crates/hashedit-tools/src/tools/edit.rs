@@ -14,17 +14,17 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use hashline::diff::unified_diff;
-use hashline::document::{OpKind, Section};
-use hashline::edit::{
+use hashedit_core::diff::unified_diff;
+use hashedit_core::document::{OpKind, Section};
+use hashedit_core::edit::{
     SectionEdit, SectionError, SectionFailure, SectionInput, apply_section, rebase_section,
     section_error as failed_section,
 };
-use hashline::lower::{FileOp, LowerError, Registers};
-use hashline::parse::parse;
-use hashline::plan::PlanError;
-use hashline::tag::Fingerprint;
-use hashline::text::Text;
+use hashedit_core::lower::{FileOp, LowerError, Registers};
+use hashedit_core::parse::parse;
+use hashedit_core::plan::PlanError;
+use hashedit_core::tag::Fingerprint;
+use hashedit_core::text::Text;
 use serde_json::json;
 
 use crate::args::EditArgs;
@@ -291,7 +291,7 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
     let mut registers =
         Registers::with_named(cx.session.map(|s| s.registers()).unwrap_or_default());
     let mut changes: Vec<Change> = Vec::with_capacity(locked.len());
-    let mut bases: Vec<(Fingerprint, hashline::tag::SnapshotTag)> =
+    let mut bases: Vec<(Fingerprint, hashedit_core::tag::SnapshotTag)> =
         Vec::with_capacity(locked.len());
     let mut reports = Vec::with_capacity(locked.len());
     let mut compact = Vec::with_capacity(locked.len());
@@ -302,8 +302,8 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
         let display = &target.path.display;
         let result_display = target.dest.as_ref().map_or(display, |d| &d.display);
         let text = Text::decode(&file.original).map_err(|e| decode_error(display, &e, "edit"))?;
-        if ws.tag_scheme() == hashline::TagScheme::Omp
-            && hashline::text::has_lone_cr(&file.original)
+        if ws.tag_scheme() == hashedit_core::TagScheme::Omp
+            && hashedit_core::text::has_lone_cr(&file.original)
         {
             return Err(ToolError::new(
                 ErrorKind::UnsupportedEncoding,
@@ -483,7 +483,7 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
     };
     drop(locked);
     Ok(Outcome::new(
-        hashline::truncate::truncate_to_budget(text, ws.max_output_bytes()),
+        hashedit_core::truncate::truncate_to_budget(text, ws.max_output_bytes()),
         json!({
             "files": files,
             "warnings": warnings,

@@ -7,9 +7,9 @@
 
 use std::io::Read;
 
-use hashline::scan::{LineScanner, ScanOutcome};
-use hashline::text::DecodeError;
-use hashline::view::{WindowError, read_view, row_budget_for, window_request};
+use hashedit_core::scan::{LineScanner, ScanOutcome};
+use hashedit_core::text::DecodeError;
+use hashedit_core::view::{WindowError, read_view, row_budget_for, window_request};
 use serde_json::json;
 
 use crate::args::ReadFileArgs;
@@ -84,7 +84,7 @@ pub fn read_file(cx: &ToolContext, args: &ReadFileArgs) -> ToolResult<Outcome> {
     let resolved = ws.resolve(&args.path, Resolve::Existing)?;
     let display = resolved.display.clone();
     let mut file = fsio::open_regular(ws, &resolved)?;
-    let request = hashline::scan::WindowRequest {
+    let request = hashedit_core::scan::WindowRequest {
         row_budget: row_budget_for(&display, ws.max_output_bytes()),
         ..request
     };
@@ -151,7 +151,7 @@ pub fn read_file(cx: &ToolContext, args: &ReadFileArgs) -> ToolResult<Outcome> {
         "partial": scan.start > 1 || end < scan.total_lines,
     });
     Ok(Outcome::new(
-        hashline::truncate::truncate_to_budget(text, ws.max_output_bytes()),
+        hashedit_core::truncate::truncate_to_budget(text, ws.max_output_bytes()),
         structured,
     ))
 }

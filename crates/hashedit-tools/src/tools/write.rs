@@ -6,9 +6,9 @@
 //! overwrite of a file that changed (§3 item 4). Content that looks like a
 //! pasted read view is refused rather than stripped (handed case D14).
 
-use hashline::tag::SnapshotTag;
-use hashline::text::Text;
-use hashline::view::chain_snapshot;
+use hashedit_core::tag::SnapshotTag;
+use hashedit_core::text::Text;
+use hashedit_core::view::chain_snapshot;
 use serde_json::json;
 
 use crate::args::WriteArgs;
@@ -154,7 +154,7 @@ pub fn write(cx: &ToolContext, args: &WriteArgs) -> ToolResult<Outcome> {
                 // Long lines: keep the header so the write still chains.
                 out.push_str(&format!(
                     "{}\n\n[the snapshot rows do not fit the output budget; read the file to see them]",
-                    hashline::tag::header(&display, tag)
+                    hashedit_core::tag::header(&display, tag)
                 ));
             }
             Some(text)
@@ -171,7 +171,7 @@ pub fn write(cx: &ToolContext, args: &WriteArgs) -> ToolResult<Outcome> {
         }
     };
     Ok(Outcome::new(
-        hashline::truncate::truncate_to_budget(out, ws.max_output_bytes()),
+        hashedit_core::truncate::truncate_to_budget(out, ws.max_output_bytes()),
         json!({
             "path": display,
             "tag": text.as_ref().map(|_| tag.to_string()),

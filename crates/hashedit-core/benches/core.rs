@@ -23,11 +23,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use hashline::edit::edit_section;
-use hashline::parse::parse;
-use hashline::scan::{WindowRequest, scan};
-use hashline::tag::{TagHasher, TagScheme};
-use hashline::text::Text;
+use hashedit_core::edit::edit_section;
+use hashedit_core::parse::parse;
+use hashedit_core::scan::{WindowRequest, scan};
+use hashedit_core::tag::{TagHasher, TagScheme};
+use hashedit_core::text::Text;
 
 /// The system allocator, counting live and peak heap bytes.
 struct PeakAlloc;
@@ -182,7 +182,7 @@ fn scanner(c: &mut Criterion) {
     for scheme in [TagScheme::Rho, TagScheme::Omp] {
         group.bench_function(BenchmarkId::new("window_100_rows", scheme.name()), |b| {
             b.iter(|| {
-                let mut scanner = hashline::scan::LineScanner::new(scheme, window);
+                let mut scanner = hashedit_core::scan::LineScanner::new(scheme, window);
                 for chunk in black_box(&bytes).chunks(256 * 1024) {
                     scanner.update(chunk);
                 }

@@ -14,7 +14,7 @@
 //! `hashedit-tools` crate owns files, locks and the workspace.
 //!
 //! ```
-//! use hashline::{parse::parse, tag::TagScheme, text::Text, edit::edit_section};
+//! use hashedit_core::{parse::parse, tag::TagScheme, text::Text, edit::edit_section};
 //!
 //! let bytes = b"one\ntwo\nthree\n";
 //! let text = Text::decode(bytes).unwrap();

@@ -17,13 +17,13 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use hashline::lower::{Registers, lower};
-use hashline::parse::parse;
-use hashline::plan::plan;
-use hashline::scan::{LineScanner, WindowRequest};
-use hashline::tag::TagScheme;
-use hashline::text::Text;
-use hashline::view;
+use hashedit_core::lower::{Registers, lower};
+use hashedit_core::parse::parse;
+use hashedit_core::plan::plan;
+use hashedit_core::scan::{LineScanner, WindowRequest};
+use hashedit_core::tag::TagScheme;
+use hashedit_core::text::Text;
+use hashedit_core::view;
 use proptest::prelude::*;
 
 /// Most heap one case may hold at once. The inputs here are at most a few
