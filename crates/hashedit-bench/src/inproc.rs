@@ -114,18 +114,20 @@ pub fn flip_documents(root: &Path, path: &str, line: usize) -> Result<[String; 2
         TagScheme::Rho.tag_of(&original)
     );
     let parsed = hashedit_core::parse::parse(&forward).map_err(|e| e.to_string())?;
-    let flipped = hashedit_core::edit::edit_section(
-        &parsed.sections[0],
-        path,
-        &text,
-        &original,
-        TagScheme::Rho,
+    let input = hashedit_core::edit::FileInput {
+        section: &parsed.sections[0],
+        display: path,
+        result_display: path,
+        bytes: &original,
+    };
+    let flipped = hashedit_core::edit::edit_file(
+        &input,
+        &hashedit_core::edit::EditSettings::new(TagScheme::Rho),
+        &hashedit_core::edit::NoHistory,
+        &mut hashedit_core::lower::Registers::default(),
     )
     .map_err(|e| e.to_string())?;
-    let back = format!(
-        "[{path}#{}]\nPUT {line}:\n+{old_row}\n",
-        TagScheme::Rho.tag_of(&flipped.bytes)
-    );
+    let back = format!("[{path}#{}]\nPUT {line}:\n+{old_row}\n", flipped.new_tag());
     Ok([forward, back])
 }
 

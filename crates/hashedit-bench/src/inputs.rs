@@ -170,6 +170,23 @@ pub fn edit_document(
 mod tests {
     use super::*;
 
+    /// The bytes `doc` (one section, correct tag) makes of `bytes`.
+    fn apply(display: &str, bytes: &[u8], doc: &str) -> Vec<u8> {
+        use hashedit_core::edit::{EditSettings, FileInput, NoHistory, edit_file};
+        let parsed = hashedit_core::parse::parse(doc).unwrap();
+        let input = FileInput {
+            section: &parsed.sections[0],
+            display,
+            result_display: display,
+            bytes,
+        };
+        let settings = EditSettings::new(TagScheme::Rho);
+        let mut registers = hashedit_core::lower::Registers::default();
+        edit_file(&input, &settings, &NoHistory, &mut registers)
+            .unwrap()
+            .bytes
+    }
+
     #[test]
     fn inputs_are_deterministic_and_well_formed() {
         let a = source_text(100, 7);
@@ -192,17 +209,8 @@ mod tests {
             "generated source has a syntax error"
         );
         let doc = edit_document("f.rs", &bytes, TagScheme::Rho, 100, "");
-        let parsed = hashedit_core::parse::parse(&doc).unwrap();
-        let decoded = hashedit_core::text::Text::decode(&bytes).unwrap();
-        let edit = hashedit_core::edit::edit_section(
-            &parsed.sections[0],
-            "f.rs",
-            &decoded,
-            &bytes,
-            TagScheme::Rho,
-        )
-        .unwrap();
-        let after = std::str::from_utf8(&edit.bytes).unwrap();
+        let edited = apply("f.rs", &bytes, &doc);
+        let after = std::str::from_utf8(&edited).unwrap();
         assert_eq!(blocks.index("f.rs", after).unwrap().syntax(), Some(None));
     }
 
@@ -212,16 +220,7 @@ mod tests {
         let doc = edit_document("f.rs", &bytes, TagScheme::Rho, 100, "");
         let parsed = hashedit_core::parse::parse(&doc).unwrap();
         assert_eq!(parsed.sections[0].ops.len(), 100);
-        let text = hashedit_core::text::Text::decode(&bytes).unwrap();
-        let edit = hashedit_core::edit::edit_section(
-            &parsed.sections[0],
-            "f.rs",
-            &text,
-            &bytes,
-            TagScheme::Rho,
-        )
-        .unwrap();
-        assert_eq!(line_count(&edit.bytes), 1000);
+        assert_eq!(line_count(&apply("f.rs", &bytes, &doc)), 1000);
     }
 
     #[test]

@@ -23,7 +23,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use hashedit_core::edit::edit_section;
+use hashedit_core::edit::{EditSettings, FileInput, NoHistory, edit_file};
+use hashedit_core::lower::Registers;
 use hashedit_core::parse::parse;
 use hashedit_core::scan::{WindowRequest, scan};
 use hashedit_core::tag::{TagHasher, TagScheme};
@@ -206,15 +207,23 @@ fn edit(c: &mut Criterion) {
     group.warm_up_time(Duration::from_millis(500));
     for lines in [1_000usize, 100_000, 1_000_000] {
         let bytes = source_text(lines, 3);
-        let text = Text::decode(&bytes).expect("generated text decodes");
         for hunks in [1usize, 100, 10_000] {
             if hunks > lines {
                 continue;
             }
             let doc = edit_document("f.rs", &bytes, lines, hunks);
+            // The production entry point: decode, tag check, lower, plan,
+            // apply, advice and preview (the tools layer adds only I/O).
             let run = || {
                 let parsed = parse(&doc).expect("generated document parses");
-                edit_section(&parsed.sections[0], "f.rs", &text, &bytes, TagScheme::Rho)
+                let input = FileInput {
+                    section: &parsed.sections[0],
+                    display: "f.rs",
+                    result_display: "f.rs",
+                    bytes: &bytes,
+                };
+                let settings = EditSettings::new(TagScheme::Rho);
+                edit_file(&input, &settings, &NoHistory, &mut Registers::default())
                     .expect("generated document applies")
             };
             let mut reported = false;

@@ -110,3 +110,57 @@ impl BlockResolver for NoBlocks {
         Err(Unresolvable::UnknownLanguage)
     }
 }
+
+/// A text's block index, built on first use: one edit parses each text at
+/// most once, whether for block locators or for the syntax check.
+pub struct LazyIndex<'a> {
+    resolver: Option<&'a dyn BlockResolver>,
+    path: &'a str,
+    text: &'a str,
+    index: Option<Result<Box<dyn BlockIndex + 'a>, Unresolvable>>,
+}
+
+impl<'a> LazyIndex<'a> {
+    /// The index of `text` (BOM-free content) as the language `path` names,
+    /// parsed by `resolver` when first asked for; without a resolver every
+    /// lookup is [`Unresolvable::UnknownLanguage`].
+    pub fn new(resolver: Option<&'a dyn BlockResolver>, path: &'a str, text: &'a str) -> Self {
+        LazyIndex {
+            resolver,
+            path,
+            text,
+            index: None,
+        }
+    }
+
+    /// Length of the indexed text in bytes.
+    pub fn text_len(&self) -> usize {
+        self.text.len()
+    }
+
+    /// The index, parsing the text on the first call.
+    ///
+    /// Errors: [`Unresolvable::UnknownLanguage`] without a resolver or a
+    /// grammar for the path.
+    pub fn get(&mut self) -> Result<&dyn BlockIndex, Unresolvable> {
+        if self.index.is_none() {
+            self.index = Some(match self.resolver {
+                Some(resolver) => resolver.index(self.path, self.text),
+                None => Err(Unresolvable::UnknownLanguage),
+            });
+        }
+        match self.index.as_ref().expect("set above") {
+            Ok(index) => Ok(index.as_ref()),
+            Err(e) => Err(*e),
+        }
+    }
+}
+
+impl std::fmt::Debug for LazyIndex<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LazyIndex")
+            .field("path", &self.path)
+            .field("parsed", &self.index.is_some())
+            .finish_non_exhaustive()
+    }
+}

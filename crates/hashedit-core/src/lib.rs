@@ -14,13 +14,21 @@
 //! `hashedit-tools` crate owns files, locks and the workspace.
 //!
 //! ```
-//! use hashedit_core::{parse::parse, tag::TagScheme, text::Text, edit::edit_section};
+//! use hashedit_core::edit::{EditSettings, FileInput, NoHistory, edit_file};
+//! use hashedit_core::lower::Registers;
+//! use hashedit_core::{TagScheme, parse::parse};
 //!
 //! let bytes = b"one\ntwo\nthree\n";
-//! let text = Text::decode(bytes).unwrap();
 //! let tag = TagScheme::Rho.tag_of(bytes);
 //! let doc = parse(&format!("[a.txt#{tag}]\nPUT 2:\n+TWO\n")).unwrap();
-//! let edit = edit_section(&doc.sections[0], "a.txt", &text, bytes, TagScheme::Rho).unwrap();
+//! let input = FileInput {
+//!     section: &doc.sections[0],
+//!     display: "a.txt",
+//!     result_display: "a.txt",
+//!     bytes,
+//! };
+//! let settings = EditSettings::new(TagScheme::Rho);
+//! let edit = edit_file(&input, &settings, &NoHistory, &mut Registers::default()).unwrap();
 //! assert_eq!(edit.bytes, b"one\nTWO\nthree\n");
 //! assert!(edit.preview.contains("2:TWO"));
 //! ```

@@ -18,10 +18,10 @@
 //! Block locators (`N*`) resolve through a [`BlockResolver`]; each resolved
 //! block is echoed in the op's summary.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use crate::block::{BlockIndex, BlockResolution, BlockResolver, Unresolvable};
+use crate::block::{BlockResolution, BlockResolver, LazyIndex, Unresolvable};
 use crate::document::{Gap, LineRange, OpKind, Register, Section, Target};
 use crate::hunk::{Hunk, HunkKind, InsertAt};
 use crate::text::Text;
@@ -31,6 +31,11 @@ use crate::view::plural;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Registers {
     named: BTreeMap<String, Vec<String>>,
+    /// Named registers this call cut into (the ones to keep for the
+    /// session; the others are unchanged copies of what it held).
+    captured: BTreeSet<String>,
+    /// Named registers this call pasted from.
+    pasted: BTreeSet<String>,
     anonymous: Option<Vec<String>>,
     /// Unlabelled cuts since the last anonymous paste, with their headers.
     pending: Vec<String>,
@@ -49,6 +54,28 @@ impl Registers {
     /// The named registers after the call, to keep for the session.
     pub fn into_named(self) -> BTreeMap<String, Vec<String>> {
         self.named
+    }
+
+    /// The named registers this call cut into, with their lines: what a
+    /// session must store after the call. Only these: a register the call
+    /// merely read may have been replaced meanwhile by a concurrent call.
+    pub fn into_captured(mut self) -> BTreeMap<String, Vec<String>> {
+        self.named.retain(|name, _| self.captured.contains(name));
+        self.named
+    }
+
+    /// Names of the named registers this call cut into but never pasted
+    /// from, sorted, with their line counts: lost at the end of a call that
+    /// keeps no session.
+    pub fn unpasted(&self) -> Vec<(String, usize)> {
+        self.captured
+            .iter()
+            .filter(|name| !self.pasted.contains(*name))
+            .filter_map(|name| {
+                let lines = self.named.get(name)?;
+                (!lines.is_empty()).then(|| (name.clone(), lines.len()))
+            })
+            .collect()
     }
 
     /// The named registers' names, sorted.
@@ -75,8 +102,56 @@ pub struct Lowered {
     pub summary: Vec<String>,
     /// The section's file op.
     pub file_op: Option<FileOp>,
-    /// Notes about ops applied in a tolerated way.
-    pub warnings: Vec<String>,
+    /// What block resolution noticed, for the reply.
+    pub notes: Vec<LowerNote>,
+}
+
+/// Something block resolution noticed about an op that lowered fine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LowerNote {
+    /// A block cut leaves the attribute or decorator written just above the
+    /// block in the file, where it applies to whatever comes next.
+    AttributeLeftBehind {
+        /// The op.
+        op: OpName,
+        /// The attribute's line.
+        line: usize,
+        /// Its text, trimmed.
+        text: String,
+        /// The block the op cut.
+        block: LineRange,
+    },
+    /// `>N*` on a line that only closes a block: the rows go right after
+    /// it, as `>N` would put them.
+    AfterCloser {
+        /// The op.
+        op: OpName,
+        /// The closing line.
+        line: usize,
+    },
+}
+
+impl fmt::Display for LowerNote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LowerNote::AttributeLeftBehind {
+                op,
+                line,
+                text,
+                block,
+            } => write!(
+                f,
+                "{op}: line {line} above the block ({text}) is an attribute or decorator and stays, so it \
+                 now applies to what follows; CUT {line}.={} would remove it with the block",
+                block.end
+            ),
+            LowerNote::AfterCloser { op, line } => write!(
+                f,
+                "{op}: line {line} closes a block, so the rows go right after it (same as PUT >{line})"
+            ),
+        }
+    }
 }
 
 /// An op as lowering errors name it: document line and header as written.
@@ -229,28 +304,6 @@ impl fmt::Display for LowerError {
 impl std::error::Error for LowerError {}
 
 /// Lazily parsed block index of the section's file.
-struct Blocks<'a> {
-    resolver: Option<&'a dyn BlockResolver>,
-    path: &'a str,
-    text: &'a Text<'a>,
-    index: Option<Result<Box<dyn BlockIndex + 'a>, Unresolvable>>,
-}
-
-impl<'a> Blocks<'a> {
-    fn get(&mut self) -> Result<&dyn BlockIndex, Unresolvable> {
-        if self.index.is_none() {
-            self.index = Some(match self.resolver {
-                Some(resolver) => resolver.index(self.path, self.text.body()),
-                None => Err(Unresolvable::UnknownLanguage),
-            });
-        }
-        match self.index.as_ref().expect("set above") {
-            Ok(index) => Ok(index.as_ref()),
-            Err(e) => Err(*e),
-        }
-    }
-}
-
 /// A pure closer such as `}`, `});` or `]`: `>N*` on it means after line N.
 fn is_pure_closer(line: &str) -> bool {
     let t = line.trim();
@@ -271,18 +324,24 @@ pub fn lower(
     resolver: Option<&dyn BlockResolver>,
     registers: &mut Registers,
 ) -> Result<Lowered, LowerError> {
+    let mut blocks = LazyIndex::new(resolver, path, text.body());
+    lower_with(section, text, &mut blocks, registers)
+}
+
+/// [`lower`] with the block index of `text` built by the caller (at most
+/// once, on the first block op), so the edit pipeline can reuse the parse.
+pub(crate) fn lower_with<'a>(
+    section: &Section,
+    text: &Text,
+    blocks: &mut LazyIndex<'a>,
+    registers: &mut Registers,
+) -> Result<Lowered, LowerError> {
     let total = text.line_count();
-    let mut blocks = Blocks {
-        resolver,
-        path,
-        text,
-        index: None,
-    };
     let mut out = Lowered {
         hunks: Vec::new(),
         summary: Vec::new(),
         file_op: None,
-        warnings: Vec::new(),
+        notes: Vec::new(),
     };
     for op in &section.ops {
         let name = OpName {
@@ -296,7 +355,7 @@ pub fn lower(
         };
         match &op.kind {
             OpKind::Replace { target, body } => {
-                let (range, echo) = resolve_target(*target, &name, &mut blocks, total, "PUT", ":")?;
+                let (range, echo) = resolve_target(*target, &name, blocks, total, "PUT", ":")?;
                 out.summary.push(format!(
                     "{} ({echo}{} → {} {})",
                     name.header,
@@ -310,7 +369,7 @@ pub fn lower(
                 }));
             }
             OpKind::Insert { at, body } => {
-                let (at, echo) = resolve_gap(*at, &name, &mut blocks, text, &mut out.warnings)?;
+                let (at, echo) = resolve_gap(*at, &name, blocks, text, &mut out.notes)?;
                 out.summary.push(format!(
                     "{} (+{} {}{echo})",
                     name.header,
@@ -323,10 +382,9 @@ pub fn lower(
                 }));
             }
             OpKind::Cut { target, register } => {
-                let (range, echo) = resolve_target(*target, &name, &mut blocks, total, "CUT", "")?;
+                let (range, echo) = resolve_target(*target, &name, blocks, total, "CUT", "")?;
                 if matches!(target, Target::Block(_)) {
-                    out.warnings
-                        .extend(attribute_left_behind(&name, range, text));
+                    out.notes.extend(attribute_left_behind(&name, range, text));
                 }
                 // Past the end the planner refuses the delete; capture what
                 // exists so a later paste in the same call still lowers.
@@ -340,6 +398,7 @@ pub fn lower(
                     }
                     Register::Named(register) => {
                         registers.named.insert(register.clone(), lines);
+                        registers.captured.insert(register.clone());
                     }
                 }
                 out.summary.push(format!(
@@ -352,7 +411,7 @@ pub fn lower(
             }
             OpKind::Paste { at, register } => {
                 let (rows, from) = take_register(register, &name, registers)?;
-                let (at, echo) = resolve_gap(*at, &name, &mut blocks, text, &mut out.warnings)?;
+                let (at, echo) = resolve_gap(*at, &name, blocks, text, &mut out.notes)?;
                 out.summary.push(format!(
                     "{} (+{} {} from {from}{echo})",
                     name.header,
@@ -367,7 +426,7 @@ pub fn lower(
                 let (range, echo) = resolve_target(
                     *target,
                     &name,
-                    &mut blocks,
+                    blocks,
                     total,
                     "PUT",
                     &format!(" @{register}"),
@@ -418,7 +477,11 @@ fn take_register(
             Ok((rows, "the anonymous register".to_string()))
         }
         Register::Named(name) => match registers.named.get(name) {
-            Some(rows) => Ok((rows.clone(), format!("@{name}"))),
+            Some(rows) => {
+                let rows = rows.clone();
+                registers.pasted.insert(name.clone());
+                Ok((rows, format!("@{name}")))
+            }
             None => Err(LowerError::UnknownRegister {
                 op: op.clone(),
                 name: name.clone(),
@@ -432,7 +495,7 @@ fn take_register(
 fn resolve_target(
     target: Target,
     op: &OpName,
-    blocks: &mut Blocks<'_>,
+    blocks: &mut LazyIndex<'_>,
     total: usize,
     verb: &str,
     tail: &str,
@@ -455,7 +518,7 @@ fn resolve_target(
 fn resolve_block(
     line: usize,
     op: &OpName,
-    blocks: &mut Blocks<'_>,
+    blocks: &mut LazyIndex<'_>,
     total: usize,
     plain: impl Fn(usize) -> String,
 ) -> Result<LineRange, LowerError> {
@@ -514,18 +577,17 @@ fn resolve_block(
 /// block is the construct that starts on the op's line (reference-omp.md
 /// §3.5), so the cut is written as sent; the warning names the range that
 /// takes the attribute too.
-fn attribute_left_behind(op: &OpName, range: LineRange, text: &Text) -> Option<String> {
+fn attribute_left_behind(op: &OpName, range: LineRange, text: &Text) -> Option<LowerNote> {
     let above = range.start.checked_sub(1).filter(|&n| n >= 1)?;
     let line = text.line(above).trim();
     let attribute = (line.starts_with("#[") && line.ends_with(']'))
         || (line.starts_with('@')
             && line[1..].starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'));
-    attribute.then(|| {
-        format!(
-            "{op}: line {above} above the block ({line}) is an attribute or decorator and stays, so it \
-             now applies to what follows; CUT {above}.={} would remove it with the block",
-            range.end
-        )
+    attribute.then(|| LowerNote::AttributeLeftBehind {
+        op: op.clone(),
+        line: above,
+        text: line.to_string(),
+        block: range,
     })
 }
 
@@ -538,9 +600,9 @@ fn block_form(header: &str, line: usize, start: usize) -> String {
 fn resolve_gap(
     at: Gap,
     op: &OpName,
-    blocks: &mut Blocks<'_>,
+    blocks: &mut LazyIndex<'_>,
     text: &Text,
-    warnings: &mut Vec<String>,
+    notes: &mut Vec<LowerNote>,
 ) -> Result<(InsertAt, String), LowerError> {
     match at {
         Gap::Before(n) => Ok((InsertAt::Before(n), String::new())),
@@ -564,9 +626,10 @@ fn resolve_gap(
                 Err(LowerError::Unresolvable { .. })
                     if line <= total && is_pure_closer(text.line(line)) =>
                 {
-                    warnings.push(format!(
-                        "{op}: line {line} closes a block, so the rows go right after it (same as PUT >{line})"
-                    ));
+                    notes.push(LowerNote::AfterCloser {
+                        op: op.clone(),
+                        line,
+                    });
                     Ok((InsertAt::After(line), String::new()))
                 }
                 Err(e) => Err(e),

@@ -90,7 +90,7 @@ pub struct OpRef {
 }
 
 impl OpRef {
-    fn of(hunk: &Hunk) -> OpRef {
+    pub(crate) fn of(hunk: &Hunk) -> OpRef {
         OpRef {
             line: hunk.line,
             header: hunk.header.clone(),

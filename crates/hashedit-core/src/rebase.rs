@@ -17,8 +17,19 @@ use crate::document::LineRange;
 use crate::hunk::{Hunk, HunkKind, InsertAt};
 use crate::text::Text;
 
-/// Longest time spent diffing before the rebase is refused.
+/// The time the tools layer gives a rebase diff before refusing it.
 pub const REBASE_DIFF_BUDGET: Duration = Duration::from_millis(200);
+
+/// How long a rebase may spend diffing the served and live texts. The core
+/// never reads the clock to decide this: the caller chooses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RebaseLimit {
+    /// Refuse the rebase ([`RebaseRefusal::TooExpensive`]) when the diff is
+    /// not done by this instant.
+    Until(Instant),
+    /// Diff to the end, however long it takes (tests, offline tools).
+    Unlimited,
+}
 
 /// Ops moved onto the live file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,16 +76,26 @@ impl std::fmt::Display for RebaseRefusal {
     }
 }
 
-/// Moves `ops` (numbered against `served`) onto `live`.
+/// Moves `ops` (numbered against `served`) onto `live`, diffing the two
+/// texts within `limit`.
 ///
 /// Errors: a [`RebaseRefusal`] when any op is near a change, the ops would
-/// move unevenly, or a position cannot be confirmed.
-pub fn rebase(ops: &[Hunk], served: &Text, live: &Text) -> Result<Rebased, RebaseRefusal> {
+/// move unevenly, a position cannot be confirmed, or the diff ran past the
+/// limit.
+pub fn rebase(
+    ops: &[Hunk],
+    served: &Text,
+    live: &Text,
+    limit: RebaseLimit,
+) -> Result<Rebased, RebaseRefusal> {
     let old: Vec<&str> = served.lines().map(|(t, _)| t).collect();
     let new: Vec<&str> = live.lines().map(|(t, _)| t).collect();
-    let deadline = Instant::now() + REBASE_DIFF_BUDGET;
-    let diff = capture_diff_slices_deadline(Algorithm::Myers, &old, &new, Some(deadline));
-    if Instant::now() > deadline {
+    let deadline = match limit {
+        RebaseLimit::Until(deadline) => Some(deadline),
+        RebaseLimit::Unlimited => None,
+    };
+    let diff = capture_diff_slices_deadline(Algorithm::Myers, &old, &new, deadline);
+    if deadline.is_some_and(|deadline| Instant::now() > deadline) {
         return Err(RebaseRefusal::TooExpensive);
     }
     // map[i] = Some(j): old line i + 1 is unchanged and is new line j + 1.
@@ -282,7 +303,7 @@ mod tests {
         )
         .unwrap()
         .hunks;
-        let rebased = rebase(&hunks, &served_text, &live_text)?;
+        let rebased = rebase(&hunks, &served_text, &live_text, RebaseLimit::Unlimited)?;
         let applied = plan(&rebased.hunks, &live_text).unwrap().apply(&live_text);
         Ok((String::from_utf8(applied.bytes).unwrap(), rebased.shift))
     }

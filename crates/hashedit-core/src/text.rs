@@ -85,6 +85,22 @@ impl fmt::Display for DecodeError {
     }
 }
 
+impl DecodeError {
+    /// What the file is, as a predicate to follow its path in a message:
+    /// `is a binary file (NUL byte at offset 3)`.
+    pub fn describe(&self) -> String {
+        match self {
+            DecodeError::Binary { offset } => {
+                format!("is a binary file (NUL byte at offset {offset})")
+            }
+            DecodeError::NotUtf8 { offset } => {
+                format!("is not valid UTF-8 (first invalid byte at offset {offset})")
+            }
+            DecodeError::UnsupportedEncoding { encoding } => format!("is {encoding} text"),
+        }
+    }
+}
+
 impl std::error::Error for DecodeError {}
 
 /// True when `bytes` hold a CR that is not followed by LF.

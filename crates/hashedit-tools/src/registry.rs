@@ -210,8 +210,8 @@ fn unescape(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::TagCheck;
     use hashedit_core::TagScheme;
+    use hashedit_core::edit::TagCheck;
 
     #[test]
     fn round_trips_fingerprints_and_catches_a_collision_across_calls() {

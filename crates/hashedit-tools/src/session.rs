@@ -18,6 +18,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use hashedit_core::edit::TagCheck;
 use hashedit_core::tag::{Fingerprint, SnapshotTag};
 
 /// Snapshots remembered per file, newest first.
@@ -32,19 +33,6 @@ pub const MAX_TEXT_BYTES: usize = 64 * 1024 * 1024;
 /// Largest single text kept for drift rebase; bigger snapshots keep only
 /// their fingerprint.
 pub const MAX_TEXT_BYTES_PER_SNAPSHOT: usize = 8 * 1024 * 1024;
-
-/// What the session knows about a live file's tag.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TagCheck {
-    /// No snapshot with this tag was served for the file: the tag is taken
-    /// at its word (it may come from another reader).
-    Unknown,
-    /// The snapshot last served under this tag has the live file's digest.
-    Confirmed,
-    /// A snapshot was served under this tag, but with another digest: a
-    /// 16-bit collision, so the tag is stale.
-    Collision,
-}
 
 #[derive(Debug, Clone)]
 struct Version {
@@ -229,11 +217,19 @@ impl Session {
         self.lock().registers.clone()
     }
 
-    /// Replaces the named registers after a successful edit. Past
-    /// [`MAX_REGISTERS`] registers or [`MAX_REGISTER_BYTES`] bytes, the
-    /// registers with the largest contents are dropped first (a later paste
-    /// of one fails with a clear error, never silently).
-    pub fn set_registers(&self, mut registers: BTreeMap<String, Vec<String>>) {
+    /// Stores the named registers a successful edit cut into, keeping the
+    /// others: two edits running at once that cut into different registers
+    /// both keep their captures. Past [`MAX_REGISTERS`] registers or
+    /// [`MAX_REGISTER_BYTES`] bytes, the registers with the largest
+    /// contents are dropped first (a later paste of one fails with a clear
+    /// error, never silently).
+    pub fn store_registers(&self, captured: BTreeMap<String, Vec<String>>) {
+        if captured.is_empty() {
+            return;
+        }
+        let mut store = self.lock();
+        let registers = &mut store.registers;
+        registers.extend(captured);
         let size = |lines: &Vec<String>| lines.iter().map(|l| l.len() + 1).sum::<usize>();
         let mut total: usize = registers.values().map(size).sum();
         while registers.len() > MAX_REGISTERS || total > MAX_REGISTER_BYTES {
@@ -248,7 +244,6 @@ impl Session {
                 total -= size(&lines);
             }
         }
-        self.lock().registers = registers;
     }
 
     /// Every remembered fingerprint, least recently used file first and,

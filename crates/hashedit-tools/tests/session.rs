@@ -310,3 +310,43 @@ fn a_missing_path_under_a_served_tag_suggests_the_file_that_was_served() {
     );
     assert!(!dir.path().join("src/f.txt").exists());
 }
+
+#[test]
+fn concurrent_edits_keep_each_others_register_captures() {
+    // Two edits of different files run at once, each cutting into its own
+    // named register. Each used to copy all registers out of the session
+    // at its start and write them all back at its end, so the later one
+    // put back the other's register as it was before.
+    let dir = tempfile::tempdir().unwrap();
+    let ws = Workspace::new(dir.path()).unwrap();
+    let session = Session::new();
+    for round in 0..200 {
+        let mut documents = Vec::new();
+        for name in ["a", "b"] {
+            let content = format!("{name} {round}\n");
+            fs::write(dir.path().join(format!("{name}.txt")), &content).unwrap();
+            let tag = hashedit_core::TagScheme::Rho.tag_of(content.as_bytes());
+            // Cut the line into @name and paste it back: the file stays.
+            documents.push(format!(
+                "[{name}.txt#{tag}]\nCUT 1 @{name}\nPUT >$ @{name}\n"
+            ));
+        }
+        std::thread::scope(|scope| {
+            for document in &documents {
+                let cx = ToolContext::new(&ws).with_session(&session);
+                scope.spawn(move || edit(&cx, document.clone()).unwrap());
+            }
+        });
+        let registers = session.registers();
+        assert_eq!(
+            registers.get("a"),
+            Some(&vec![format!("a {round}")]),
+            "round {round}"
+        );
+        assert_eq!(
+            registers.get("b"),
+            Some(&vec![format!("b {round}")]),
+            "round {round}"
+        );
+    }
+}

@@ -385,10 +385,9 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             } else {
                 EditMode::Apply
             };
-            let pasted = pasted_registers(&document);
             tools::edit(cx, &EditArgs { input: document }, mode).map(|mut o| {
                 if !dry_run {
-                    warn_dropped_registers(cx, &pasted, &mut o);
+                    warn_dropped_registers(&mut o);
                 }
                 let printed = if dry_run {
                     Printed::Diff
@@ -402,49 +401,21 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
     })
 }
 
-/// Names of the named registers that `document` pastes from (empty when
-/// it does not parse: the edit then fails with the parse error anyway).
-fn pasted_registers(document: &str) -> std::collections::BTreeSet<String> {
-    use hashedit_core::document::{OpKind, Register};
-    let Ok(parsed) = hashedit_core::parse::parse(document) else {
-        return Default::default();
-    };
-    parsed
-        .sections
-        .iter()
-        .flat_map(|section| &section.ops)
-        .filter_map(|op| match &op.kind {
-            OpKind::Paste {
-                register: Register::Named(name),
-                ..
-            }
-            | OpKind::PasteOver { register: name, .. } => Some(name.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
 /// Named registers live for an MCP session, but a CLI call is its own
 /// session: lines cut into a register the same document never pasted are
 /// gone when the process exits. Says so, naming them (tester report: the
 /// next call's "register holds nothing" was the first sign).
-fn warn_dropped_registers(
-    cx: &ToolContext,
-    pasted: &std::collections::BTreeSet<String>,
-    outcome: &mut Outcome,
-) {
-    let Some(session) = cx.session else {
-        return;
-    };
-    let held: Vec<String> = session
-        .registers()
+fn warn_dropped_registers(outcome: &mut Outcome) {
+    let held: Vec<String> = outcome.structured["unpasted_registers"]
+        .as_array()
         .into_iter()
-        .filter(|(name, lines)| !lines.is_empty() && !pasted.contains(name))
-        .map(|(name, lines)| {
+        .flatten()
+        .map(|register| {
+            let lines = register["lines"].as_u64().unwrap_or(0);
             format!(
-                "@{name} ({} line{})",
-                lines.len(),
-                if lines.len() == 1 { "" } else { "s" }
+                "@{} ({lines} line{})",
+                register["name"].as_str().unwrap_or_default(),
+                if lines == 1 { "" } else { "s" }
             )
         })
         .collect();

@@ -43,28 +43,19 @@ fn image_mime(head: &[u8]) -> Option<&'static str> {
 }
 
 /// Maps a decode failure of `display` to the tool error the model sees.
-pub fn decode_error(display: &str, error: &DecodeError, tool: &str) -> ToolError {
-    let (kind, what) = match error {
-        DecodeError::Binary { offset } => (
-            ErrorKind::Binary,
-            format!("{display} is a binary file (NUL byte at offset {offset})"),
-        ),
-        DecodeError::NotUtf8 { offset } => (
-            ErrorKind::NotUtf8,
-            format!("{display} is not valid UTF-8 (first invalid byte at offset {offset})"),
-        ),
-        DecodeError::UnsupportedEncoding { encoding } => (
-            ErrorKind::UnsupportedEncoding,
-            format!("{display} is {encoding} text"),
-        ),
+fn decode_error(display: &str, error: &DecodeError) -> ToolError {
+    let kind = match error {
+        DecodeError::Binary { .. } => ErrorKind::Binary,
+        DecodeError::NotUtf8 { .. } => ErrorKind::NotUtf8,
+        DecodeError::UnsupportedEncoding { .. } => ErrorKind::UnsupportedEncoding,
     };
-    let advice = match tool {
-        "edit" => {
-            "edit only changes UTF-8 text files and left it untouched; use write to replace it whole if you must"
-        }
-        _ => "read_file shows UTF-8 text only, so no snapshot tag was issued",
-    };
-    ToolError::new(kind, format!("{what}; {advice}"))
+    ToolError::new(
+        kind,
+        format!(
+            "{display} {}; read_file shows UTF-8 text only, so no snapshot tag was issued",
+            error.describe()
+        ),
+    )
 }
 
 /// Runs `read_file`.
@@ -130,9 +121,7 @@ pub fn read_file(cx: &ToolContext, args: &ReadFileArgs) -> ToolResult<Outcome> {
             kept = None;
         }
     }
-    let scan: ScanOutcome = scanner
-        .finish()
-        .map_err(|e| decode_error(&display, &e, "read_file"))?;
+    let scan: ScanOutcome = scanner.finish().map_err(|e| decode_error(&display, &e))?;
     if let Some(session) = cx.session {
         session.record(&resolved.target, scan.fingerprint, kept.as_deref());
     }

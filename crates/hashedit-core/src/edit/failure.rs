@@ -1,0 +1,154 @@
+//! Why a section failed, as data, and the model-facing text for it
+//! (FORMAT.md §6.6).
+//!
+//! Every failure but a file that is not text comes with a live snapshot:
+//! the file's current header and the rows around the section's anchor
+//! lines, so the author can copy the header and numbers and retry.
+
+use std::fmt;
+
+use crate::document::{Gap, OpKind, Section, Target};
+use crate::lower::LowerError;
+use crate::plan::PlanError;
+use crate::rebase::RebaseRefusal;
+use crate::tag::SnapshotTag;
+use crate::text::DecodeError;
+
+use super::indent::IndentMismatch;
+
+/// Why a section could not be applied; nothing is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EditFailure {
+    /// The file is not UTF-8 text (binary, another encoding, invalid
+    /// bytes): edit never rewrites such a file.
+    NotText(DecodeError),
+    /// Under the omp tag scheme, a carriage return not followed by a line
+    /// feed: that scheme reads it as a line break and the line model does
+    /// not, so a tag could not prove which lines the author saw.
+    LoneCarriageReturn,
+    /// The section's tag does not match the live file.
+    StaleTag {
+        /// Tag in the section header.
+        expected: SnapshotTag,
+        /// Tag of the live file.
+        live: SnapshotTag,
+    },
+    /// The tag is stale and the caller held the snapshot it names, but the
+    /// ops could not be carried onto the live file.
+    StaleTagNotRebased {
+        /// Tag in the section header.
+        expected: SnapshotTag,
+        /// Tag of the live file.
+        live: SnapshotTag,
+        /// Why the rebase was refused.
+        reason: RebaseRefusal,
+    },
+    /// The tag matches, but every snapshot the caller served under it
+    /// differs from the live bytes (a 16-bit collision).
+    CollidingSnapshot {
+        /// The tag in the section header (equal to the live tag).
+        tag: SnapshotTag,
+    },
+    /// A block or register op could not be lowered.
+    Lower(LowerError),
+    /// The ops do not fit the file.
+    Plan(PlanError),
+    /// Body rows indented in the other style (tabs or spaces) than the
+    /// lines around them.
+    Indentation(IndentMismatch),
+}
+
+/// A failed section: what went wrong and the live snapshot to retry from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileEditError {
+    /// Display path of the file.
+    pub display: String,
+    /// The failure.
+    pub failure: EditFailure,
+    /// The live snapshot (`[path#LIVETAG]` and rows around the anchors);
+    /// empty for [`EditFailure::NotText`], which has no tag to offer.
+    pub snapshot: String,
+}
+
+impl fmt::Display for EditFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EditFailure::NotText(error) => write!(
+                f,
+                "{}; edit only changes UTF-8 text files and left it untouched; use write to replace \
+                 it whole if you must",
+                error.describe()
+            ),
+            EditFailure::LoneCarriageReturn => f.write_str(
+                "has a carriage return (CR) that is not followed by LF. The omp tag scheme reads it as \
+                 a line break but line numbers do not, so a tag could not prove which lines you saw; \
+                 nothing was written. Use the rho tag scheme for this file, or replace it whole with \
+                 write",
+            ),
+            EditFailure::StaleTag { expected, live } => write!(
+                f,
+                "snapshot tag {expected} is stale: the file's tag is now {live} (it changed since that snapshot, or the \
+                 tag was mistyped); nothing was written. Retry with the header and line numbers of the live snapshot below"
+            ),
+            EditFailure::StaleTagNotRebased {
+                expected,
+                live,
+                reason,
+            } => write!(
+                f,
+                "snapshot tag {expected} is stale: the file changed and its tag is now {live}, and the \
+                 ops could not be moved onto it safely ({reason}); nothing was written. Retry with the \
+                 header and line numbers of the live snapshot below"
+            ),
+            EditFailure::CollidingSnapshot { tag } => write!(
+                f,
+                "snapshot tag {tag} still matches, but the file's content differs from every snapshot \
+                 served under that tag (a tag collision); nothing was written. Retry from the live snapshot below"
+            ),
+            EditFailure::Lower(e) => write!(f, "{e}; nothing was written"),
+            EditFailure::Plan(e) => write!(f, "{e}; nothing was written"),
+            EditFailure::Indentation(e) => write!(f, "{e}; nothing was written"),
+        }
+    }
+}
+
+impl fmt::Display for FileEditError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.failure {
+            EditFailure::NotText(_) | EditFailure::LoneCarriageReturn => {
+                write!(f, "{} {}", self.display, self.failure)
+            }
+            _ => write!(
+                f,
+                "{}: {}\n\nLive snapshot (copy this header and these line numbers to retry):\n{}",
+                self.display, self.failure, self.snapshot
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FileEditError {}
+
+/// The original lines a live snapshot of `section` should show: each op's
+/// first and last line, its anchor line or its block's first line
+/// (FORMAT.md §4.4).
+pub fn anchor_lines(section: &Section) -> Vec<usize> {
+    section
+        .ops
+        .iter()
+        .flat_map(|op| match &op.kind {
+            OpKind::Replace { target, .. }
+            | OpKind::Cut { target, .. }
+            | OpKind::PasteOver { target, .. } => match target {
+                Target::Lines(range) => vec![range.start, range.end],
+                Target::Block(line) => vec![*line],
+            },
+            OpKind::Insert { at, .. } | OpKind::Paste { at, .. } => match at {
+                Gap::Before(n) | Gap::After(n) | Gap::AfterBlock(n) => vec![*n],
+                Gap::End => Vec::new(),
+            },
+            OpKind::Remove | OpKind::Move { .. } => Vec::new(),
+        })
+        .collect()
+}

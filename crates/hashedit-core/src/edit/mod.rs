@@ -1,0 +1,345 @@
+//! The edit pipeline: one section of a document against one file's live
+//! bytes, every rule of FORMAT.md §6 and §7 in one place.
+//!
+//! ```text
+//! live bytes ─► decode (UTF-8 text only; omp: no lone CR)
+//!            ─► fingerprint once (tag + digest)
+//!            ─► tag rule (equal: collision check; stale: rebase or refuse)   history.rs
+//!            ─► lower (blocks, registers) ─► plan (ranges, overlaps)
+//!            ─► indentation refusal                                          indent.rs
+//!            ─► apply ─► new fingerprint, decode once, preview
+//!            ─► advice (rebase note, block notes, echo, slips,
+//!               unchanged, broken syntax)                                     advice.rs
+//! ```
+//!
+//! The caller does the I/O around [`edit_file`]: it resolves and locks the
+//! file, reads its bytes, calls this for every section in document order
+//! (registers flow from one section to the next), and writes the new bytes
+//! only when every section succeeded (FORMAT.md §6.5). Each text is decoded
+//! once, hashed once and parsed by the block grammar at most once.
+
+mod advice;
+mod failure;
+mod history;
+mod indent;
+mod neighbours;
+mod report;
+
+use std::fmt;
+
+use crate::block::{BlockResolver, LazyIndex};
+use crate::document::Section;
+use crate::lower::{FileOp, Lowered, Registers, lower_with};
+use crate::plan::plan;
+use crate::rebase::{RebaseLimit, rebase};
+use crate::tag::{Fingerprint, SnapshotTag, TagScheme};
+use crate::text::{Text, has_lone_cr};
+use crate::view::{PreviewShape, live_snapshot, post_edit_preview};
+
+pub use advice::{Advice, DroppedEdge, Echo, Edge, Shift};
+pub use failure::{EditFailure, FileEditError, anchor_lines};
+pub use history::{NoHistory, SnapshotHistory, TagCheck};
+pub use indent::{Indent, IndentMismatch};
+pub use report::MAX_SUMMARY_PARTS;
+
+use indent::{TabRole, indent_mismatch};
+
+/// Largest file (bytes) whose syntax is checked before and after an edit.
+pub const SYNTAX_CHECK_MAX_BYTES: usize = 2 * 1024 * 1024;
+
+/// One section and the file it names.
+#[derive(Clone, Copy)]
+pub struct FileInput<'a> {
+    /// The section.
+    pub section: &'a Section,
+    /// Display path of the file the section names.
+    pub display: &'a str,
+    /// Display path of the result: the `MV` destination, else `display`.
+    pub result_display: &'a str,
+    /// The file's live bytes.
+    pub bytes: &'a [u8],
+}
+
+impl fmt::Debug for FileInput<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FileInput")
+            .field("display", &self.display)
+            .field("bytes", &self.bytes.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// What every section of one call is applied with.
+#[derive(Clone, Copy)]
+pub struct EditSettings<'a> {
+    /// The tag scheme of headers and new tags.
+    pub scheme: TagScheme,
+    /// The grammar for block locators (`N*`) and the syntax check; without
+    /// one, block ops fail with a clear error and syntax is not checked.
+    pub blocks: Option<&'a dyn BlockResolver>,
+    /// How long a drift rebase may spend diffing.
+    pub rebase: RebaseLimit,
+}
+
+impl fmt::Debug for EditSettings<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("EditSettings")
+            .field("scheme", &self.scheme)
+            .field("blocks", &self.blocks.is_some())
+            .field("rebase", &self.rebase)
+            .finish()
+    }
+}
+
+impl EditSettings<'_> {
+    /// `scheme`, no block grammar, rebases without a time limit.
+    pub fn new(scheme: TagScheme) -> EditSettings<'static> {
+        EditSettings {
+            scheme,
+            blocks: None,
+            rebase: RebaseLimit::Unlimited,
+        }
+    }
+}
+
+/// A section applied in memory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileEdit {
+    /// The file's new bytes (empty for `REM`).
+    pub bytes: Vec<u8>,
+    /// Fingerprint of the live bytes the section was applied to.
+    pub base: Fingerprint,
+    /// The tag the section was written against (its header's).
+    pub written_against: SnapshotTag,
+    /// Fingerprint of the new bytes; `None` for `REM`.
+    pub result: Option<Fingerprint>,
+    /// The ops summary line: one part per op, joined by `; `.
+    pub summary: String,
+    /// The post-edit preview (header with the new tag, rows or the
+    /// structural notice); empty for `REM`.
+    pub preview: String,
+    /// Notes and warnings, in the order they are shown.
+    pub advice: Vec<Advice>,
+    /// `REM` or `MV`, to be carried out by the caller.
+    pub file_op: Option<FileOp>,
+    /// The ops leave the bytes exactly as they were (and there is no file
+    /// op): nothing needs writing.
+    pub unchanged: bool,
+}
+
+impl FileEdit {
+    /// The new snapshot tag (the live one for `REM`).
+    pub fn new_tag(&self) -> SnapshotTag {
+        self.result.map_or(self.base.tag, |f| f.tag)
+    }
+}
+
+/// Applies `input.section` to `input.bytes`: checks the tag against
+/// `history`, lowers, plans and applies the ops, and reports (FORMAT.md
+/// §6). `registers` carry captures between the sections of one call.
+///
+/// Errors: a [`FileEditError`] whose failure says why, with a live
+/// snapshot to retry from; nothing is to be written.
+pub fn edit_file(
+    input: &FileInput,
+    settings: &EditSettings,
+    history: &dyn SnapshotHistory,
+    registers: &mut Registers,
+) -> Result<FileEdit, Box<FileEditError>> {
+    let live = Text::decode(input.bytes).map_err(|e| untagged(input, EditFailure::NotText(e)))?;
+    if settings.scheme == TagScheme::Omp && has_lone_cr(input.bytes) {
+        return Err(untagged(input, EditFailure::LoneCarriageReturn));
+    }
+    let base = settings.scheme.fingerprint(input.bytes);
+    let file = LiveFile {
+        input,
+        text: &live,
+        base,
+    };
+    let mut index = LazyIndex::new(settings.blocks, input.display, live.body());
+    let section = input.section;
+    if base.tag == section.tag {
+        if history.check(base) == TagCheck::Collision {
+            return Err(file.fail(EditFailure::CollidingSnapshot { tag: base.tag }));
+        }
+        let lowered = lower_with(section, &live, &mut index, registers)
+            .map_err(|e| file.fail(EditFailure::Lower(e)))?;
+        return finish(&file, settings, lowered, &mut index, None);
+    }
+    let stale = EditFailure::StaleTag {
+        expected: section.tag,
+        live: base.tag,
+    };
+    // A stale tag never deletes or moves a file: the author saw other bytes.
+    let served = history
+        .rebase_base(section.tag)
+        .filter(|_| section.file_op().is_none());
+    let Some(served) = served else {
+        return Err(file.fail(stale));
+    };
+    let Ok(served_text) = Text::decode(&served) else {
+        return Err(file.fail(stale));
+    };
+    let mut served_index = LazyIndex::new(settings.blocks, input.display, served_text.body());
+    let mut lowered = lower_with(section, &served_text, &mut served_index, registers)
+        .map_err(|e| file.fail(EditFailure::Lower(e)))?;
+    let rebased =
+        rebase(&lowered.hunks, &served_text, &live, settings.rebase).map_err(|reason| {
+            file.fail(EditFailure::StaleTagNotRebased {
+                expected: section.tag,
+                live: base.tag,
+                reason,
+            })
+        })?;
+    lowered.hunks = rebased.hunks;
+    let note = Advice::Rebased {
+        from: section.tag,
+        to: base.tag,
+        shift: rebased.shift,
+    };
+    finish(&file, settings, lowered, &mut index, Some(note))
+}
+
+/// The live file a section is applied to.
+struct LiveFile<'i, 't> {
+    input: &'i FileInput<'i>,
+    text: &'t Text<'t>,
+    base: Fingerprint,
+}
+
+impl LiveFile<'_, '_> {
+    /// The error for `failure`, with a live snapshot around the anchors.
+    fn fail(&self, failure: EditFailure) -> Box<FileEditError> {
+        Box::new(FileEditError {
+            display: self.input.display.to_string(),
+            failure,
+            snapshot: live_snapshot(
+                self.input.display,
+                self.base.tag,
+                self.text,
+                &anchor_lines(self.input.section),
+            ),
+        })
+    }
+}
+
+/// The error for a file that has no snapshot to offer.
+fn untagged(input: &FileInput, failure: EditFailure) -> Box<FileEditError> {
+    Box::new(FileEditError {
+        display: input.display.to_string(),
+        failure,
+        snapshot: String::new(),
+    })
+}
+
+/// Plans and applies lowered hunks to the live file, then reports.
+fn finish(
+    file: &LiveFile,
+    settings: &EditSettings,
+    lowered: Lowered,
+    live_index: &mut LazyIndex,
+    note: Option<Advice>,
+) -> Result<FileEdit, Box<FileEditError>> {
+    let input = file.input;
+    let summary = report::summary_line(&lowered.summary);
+    let mut advice: Vec<Advice> = note.into_iter().collect();
+    advice.extend(lowered.notes.into_iter().map(Advice::Lowering));
+    if lowered.file_op == Some(FileOp::Remove) {
+        return Ok(FileEdit {
+            bytes: Vec::new(),
+            base: file.base,
+            written_against: input.section.tag,
+            result: None,
+            summary,
+            preview: String::new(),
+            advice,
+            file_op: lowered.file_op,
+            unchanged: false,
+        });
+    }
+    let plan = plan(&lowered.hunks, file.text)
+        .map_err(|e| file.fail(crate::edit::EditFailure::Plan(e)))?;
+    if let Some(mismatch) =
+        indent_mismatch(&lowered.hunks, file.text, TabRole::of(input.result_display))
+    {
+        return Err(file.fail(EditFailure::Indentation(mismatch)));
+    }
+    let applied = plan.apply(file.text);
+    let result = settings.scheme.fingerprint(&applied.bytes);
+    // Rows come from text and lines are valid UTF-8, and the planner
+    // refuses rows with a NUL, so the result is text; stay total anyway.
+    let new_text = match Text::decode(&applied.bytes) {
+        Ok(text) => text,
+        Err(_) => Text::from_body(false, String::from_utf8_lossy(&applied.bytes).into_owned()),
+    };
+    let shape = if applied.structural {
+        PreviewShape::Structural
+    } else {
+        PreviewShape::Rows
+    };
+    let preview = post_edit_preview(
+        input.result_display,
+        result.tag,
+        &new_text,
+        &applied.focus,
+        shape,
+    );
+    advice.extend(
+        advice::echoes(&lowered.hunks, file.text)
+            .into_iter()
+            .map(Advice::Echo),
+    );
+    advice.extend(
+        advice::slips(&lowered.hunks, file.text)
+            .into_iter()
+            .map(|slip| match slip {
+                advice::Slip::Shift(shift) => Advice::Shift(shift),
+                advice::Slip::DroppedEdge(dropped) => Advice::DroppedEdge(dropped),
+            }),
+    );
+    let unchanged = lowered.file_op.is_none() && applied.bytes == input.bytes;
+    if unchanged {
+        advice.push(Advice::Unchanged);
+    } else if let Some(line) = broken_syntax(settings, input.result_display, live_index, &new_text)
+    {
+        advice.push(Advice::BrokenSyntax { line });
+    }
+    Ok(FileEdit {
+        bytes: applied.bytes,
+        base: file.base,
+        written_against: input.section.tag,
+        result: Some(result),
+        summary,
+        preview,
+        advice,
+        file_op: lowered.file_op,
+        unchanged,
+    })
+}
+
+/// The first syntax error line of `new`, when the old text parsed cleanly
+/// with the grammar of `display`'s language: an edit that breaks a parsing
+/// file usually means a wrong line number or range. `None` when there is
+/// no grammar, a file is over [`SYNTAX_CHECK_MAX_BYTES`], either parse was
+/// inconclusive, or nothing broke.
+///
+/// The new text is parsed first: when it parses cleanly nothing broke,
+/// whatever the old text was, so the usual edit pays for one parse; the
+/// old text's parse is shared with block lookups.
+fn broken_syntax(
+    settings: &EditSettings,
+    display: &str,
+    old: &mut LazyIndex,
+    new: &Text,
+) -> Option<usize> {
+    let blocks = settings.blocks?;
+    if old.text_len() > SYNTAX_CHECK_MAX_BYTES || new.body().len() > SYNTAX_CHECK_MAX_BYTES {
+        return None;
+    }
+    let after = blocks.index(display, new.body()).ok()?.syntax()??;
+    let before = old.get().ok()?.syntax()?;
+    before.is_none().then_some(after)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,260 @@
+//! `edit`: apply a hashline document to one or more files, all or nothing.
+//!
+//! The rules of an edit live in the core ([`hashedit_core::edit`]); this
+//! module does the I/O around them, in four stages (FORMAT.md §6):
+//!
+//! 1. **prepare**: parse the document; resolve every section's path inside
+//!    the workspace (edit never creates files) and every `MV` destination
+//!    (which must not exist); take every file's lock in a fixed order and
+//!    read its bytes under the lock (module `targets`);
+//! 2. **edit each file**: the core's [`edit_file`] per section, in document
+//!    order so registers flow from one section to the next, with the
+//!    session's memory of served snapshots;
+//! 3. **commit and remember**: only when every section succeeded, write
+//!    all changes atomically (rolling back on a failure), then record the
+//!    new snapshots and the captured registers in the session;
+//! 4. **reply**: each file's ops summary and post-edit preview, or the
+//!    unified diffs of a dry run (module `reply`).
+//!
+//! A failure at any stage writes nothing; a failed section's error carries
+//! a live snapshot, which the session remembers as served.
+
+mod reply;
+mod targets;
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+use hashedit_core::document::Document;
+use hashedit_core::edit::{
+    EditFailure, EditSettings, FileEdit, FileEditError, FileInput, NoHistory, SnapshotHistory,
+    TagCheck, edit_file,
+};
+use hashedit_core::lower::{FileOp, LowerError, Registers};
+use hashedit_core::parse::parse;
+use hashedit_core::plan::PlanError;
+use hashedit_core::rebase::{REBASE_DIFF_BUDGET, RebaseLimit};
+use hashedit_core::tag::{Fingerprint, SnapshotTag};
+use hashedit_core::text::DecodeError;
+
+use crate::args::EditArgs;
+use crate::context::ToolContext;
+use crate::error::{ErrorKind, ToolError, ToolResult};
+use crate::fsio::{self, Change, LockedFile, commit_changes};
+use crate::outcome::Outcome;
+use crate::session::Session;
+
+use targets::{Target, resolve_targets};
+
+/// Whether `edit` writes or only reports what it would do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EditMode {
+    /// Apply and write.
+    #[default]
+    Apply,
+    /// Validate and compute the result; write nothing. The text is the
+    /// unified diff of every file.
+    DryRun,
+}
+
+/// Runs `edit`.
+///
+/// Text (apply): per file, in document order, the ops summary line and the
+/// post-edit preview, files separated by a blank line; then one
+/// `warning: …` or `note: …` line per tolerated spelling, suspicious body or
+/// drift rebase. Text (dry run): the unified diff of each file. Structured
+/// data: `{"files":[{"path","old_tag","new_tag","summary","changed","removed","moved_to"}],"warnings":[…],"dry_run":bool}`
+/// plus `"diff"` per file in a dry run, and after a write
+/// `"unpasted_registers":[{"name","lines"}]`: the named registers the
+/// document cut into and never pasted from (kept by a session, lost by a
+/// caller without one).
+///
+/// Errors: `ParseError`, `NotFound` (edit never creates files),
+/// `DuplicatePath`, `PathOutsideWorkspace`, `NotARegularFile`, `Binary`,
+/// `NotUtf8`, `UnsupportedEncoding`, `TooLarge`, `StaleTag`,
+/// `LineOutOfRange`, `OverlappingOps`, `UnresolvedBlock`, `RegisterError`,
+/// `IndentationMismatch`, `Conflict` (an `MV` destination exists),
+/// `LockTimeout`, `PermissionDenied`, `Io`. Nothing is written on any
+/// error.
+pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Outcome> {
+    let document = parse(&args.input)
+        .map_err(|e| ToolError::new(ErrorKind::ParseError, format!("{e}\nNothing was written.")))?;
+    let targets = resolve_targets(cx, &document.sections)?;
+    let paths: Vec<_> = targets.iter().map(|t| t.path.clone()).collect();
+    let mut locked = fsio::lock_all(cx.ws, &paths, super::EDIT_MAX_BYTES)?;
+    let (mut edits, registers) = edit_each_file(cx, &document, &targets, &locked)?;
+    let changes: Vec<Change> = edits.iter_mut().zip(&targets).map(change_of).collect();
+    let reply = match mode {
+        EditMode::Apply => {
+            let report = commit_changes(cx.ws, &mut locked, &changes)?;
+            let unpasted = registers.unpasted();
+            remember(cx, &targets, &locked, &edits, &changes, registers);
+            reply::applied(cx, &document, &targets, &edits, report.warnings, &unpasted)
+        }
+        EditMode::DryRun => reply::dry_run(&document, &targets, &locked, &edits, &changes),
+    };
+    drop(locked);
+    Ok(reply)
+}
+
+/// Stage 2: every section applied in memory, in document order.
+fn edit_each_file(
+    cx: &ToolContext,
+    document: &Document,
+    targets: &[Target],
+    locked: &[LockedFile],
+) -> ToolResult<(Vec<FileEdit>, Registers)> {
+    let settings = EditSettings {
+        scheme: cx.ws.tag_scheme(),
+        blocks: cx.blocks,
+        rebase: RebaseLimit::Until(Instant::now() + REBASE_DIFF_BUDGET),
+    };
+    let mut registers =
+        Registers::with_named(cx.session.map(Session::registers).unwrap_or_default());
+    let mut edits = Vec::with_capacity(locked.len());
+    for ((section, target), file) in document.sections.iter().zip(targets).zip(locked) {
+        let input = FileInput {
+            section,
+            display: &target.path.display,
+            result_display: target.result_display(),
+            bytes: &file.original,
+        };
+        let edited = match cx.session {
+            Some(session) => {
+                let history = SessionHistory {
+                    session,
+                    target: &target.path.target,
+                };
+                edit_file(&input, &settings, &history, &mut registers)
+            }
+            None => edit_file(&input, &settings, &NoHistory, &mut registers),
+        };
+        match edited {
+            Ok(edit) => edits.push(edit),
+            Err(error) => {
+                remember_live_snapshot(cx, &target.path.target, &error, file);
+                return Err(tool_error(&error));
+            }
+        }
+    }
+    Ok((edits, registers))
+}
+
+/// The session's memory of one file, as the core asks for it.
+struct SessionHistory<'s> {
+    session: &'s Session,
+    target: &'s Path,
+}
+
+impl SnapshotHistory for SessionHistory<'_> {
+    fn check(&self, live: Fingerprint) -> TagCheck {
+        self.session.check(self.target, live)
+    }
+
+    fn rebase_base(&self, tag: SnapshotTag) -> Option<Arc<[u8]>> {
+        self.session.rebase_base(self.target, tag)
+    }
+}
+
+/// A failed section's reply serves a live snapshot: remember it, so the
+/// retry written from it is checked against these bytes.
+fn remember_live_snapshot(
+    cx: &ToolContext,
+    target: &Path,
+    error: &FileEditError,
+    file: &LockedFile,
+) {
+    if let (Some(session), false) = (cx.session, error.snapshot.is_empty()) {
+        let live = cx.ws.tag_scheme().fingerprint(&file.original);
+        session.record(target, live, Some(&file.original));
+    }
+}
+
+/// What a section's result asks of the commit. The new bytes move out of
+/// the edit into the change: no copy of a large file.
+fn change_of((edit, target): (&mut FileEdit, &Target)) -> Change {
+    let bytes = std::mem::take(&mut edit.bytes);
+    match (&edit.file_op, &target.dest) {
+        (Some(FileOp::Remove), _) => Change::Remove,
+        (Some(FileOp::Move(_)), Some(dest)) => Change::Move {
+            dest: dest.clone(),
+            bytes,
+        },
+        _ if edit.unchanged => Change::Keep,
+        _ => Change::Replace(bytes),
+    }
+}
+
+/// Stage 3, after the commit: every snapshot an edit consumed, every new
+/// snapshot the reply serves, and the registers the call cut into.
+fn remember(
+    cx: &ToolContext,
+    targets: &[Target],
+    locked: &[LockedFile],
+    edits: &[FileEdit],
+    changes: &[Change],
+    registers: Registers,
+) {
+    let Some(session) = cx.session else {
+        return;
+    };
+    for ((target, file), (edit, change)) in
+        targets.iter().zip(locked).zip(edits.iter().zip(changes))
+    {
+        session.mark_consumed(&target.path.target, edit.base, edit.written_against);
+        let written = match change {
+            Change::Keep => Some((&target.path, edit.base, file.original.as_slice())),
+            Change::Replace(bytes) => edit.result.map(|f| (&target.path, f, bytes.as_slice())),
+            Change::Move { dest, bytes } => edit.result.map(|f| (dest, f, bytes.as_slice())),
+            Change::Remove => None,
+        };
+        if let Some((path, fingerprint, bytes)) = written {
+            session.record(&path.target, fingerprint, Some(bytes));
+        }
+    }
+    session.store_registers(registers.into_captured());
+}
+
+/// Maps a failed section to its tool error.
+fn tool_error(error: &FileEditError) -> ToolError {
+    ToolError::new(error_kind(&error.failure), error.to_string())
+}
+
+/// The tool error kind of a section failure.
+fn error_kind(failure: &EditFailure) -> ErrorKind {
+    match failure {
+        EditFailure::NotText(DecodeError::Binary { .. }) => ErrorKind::Binary,
+        EditFailure::NotText(DecodeError::NotUtf8 { .. }) => ErrorKind::NotUtf8,
+        EditFailure::NotText(DecodeError::UnsupportedEncoding { .. })
+        | EditFailure::LoneCarriageReturn => ErrorKind::UnsupportedEncoding,
+        EditFailure::StaleTag { .. }
+        | EditFailure::StaleTagNotRebased { .. }
+        | EditFailure::CollidingSnapshot { .. } => ErrorKind::StaleTag,
+        EditFailure::Plan(
+            PlanError::OutOfRange { .. }
+            | PlanError::EmptyFile { .. }
+            | PlanError::InsertIntoEmpty { .. },
+        )
+        | EditFailure::Lower(LowerError::OutOfRange { .. }) => ErrorKind::LineOutOfRange,
+        EditFailure::Plan(PlanError::Overlap { .. } | PlanError::InsertInsideSpan { .. }) => {
+            ErrorKind::OverlappingOps
+        }
+        EditFailure::Plan(
+            PlanError::RowWithLineBreak { .. }
+            | PlanError::RowWithNul { .. }
+            | PlanError::RowWithBom { .. },
+        ) => ErrorKind::ParseError,
+        EditFailure::Indentation(_) => ErrorKind::IndentationMismatch,
+        EditFailure::Lower(
+            LowerError::Unresolvable { .. } | LowerError::SingleLineBlock { .. },
+        ) => ErrorKind::UnresolvedBlock,
+        EditFailure::Lower(
+            LowerError::NothingToPaste { .. }
+            | LowerError::AmbiguousPaste { .. }
+            | LowerError::UnknownRegister { .. },
+        ) => ErrorKind::RegisterError,
+        // A failure the core learns later: the message says what it is.
+        _ => ErrorKind::InvalidArguments,
+    }
+}

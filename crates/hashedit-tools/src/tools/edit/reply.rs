@@ -1,0 +1,167 @@
+//! Stage 4 of `edit`: the reply (FORMAT.md §6.6).
+//!
+//! Applied: each file's ops summary and post-edit preview, files separated
+//! by a blank line, then the warning and note lines. When that does not fit
+//! the output budget, the previews give way to each file's new header (so
+//! the edit still chains), then the warnings are capped, then only the
+//! headers remain. Dry run: each file's unified diff.
+
+use hashedit_core::diff::unified_diff;
+use hashedit_core::document::Document;
+use hashedit_core::edit::{Advice, FileEdit};
+use hashedit_core::lower::FileOp;
+use hashedit_core::truncate::truncate_to_budget;
+use serde_json::{Value, json};
+
+use crate::context::ToolContext;
+use crate::fsio::{Change, LockedFile};
+use crate::outcome::Outcome;
+
+use super::targets::Target;
+
+/// Most warning lines listed when a reply must shrink to fit the budget.
+const MAX_LISTED_WARNINGS: usize = 20;
+
+/// The reply after a commit.
+pub(super) fn applied(
+    cx: &ToolContext,
+    document: &Document,
+    targets: &[Target],
+    edits: &[FileEdit],
+    commit_warnings: Vec<String>,
+    unpasted: &[(String, usize)],
+) -> Outcome {
+    let mut warnings = warning_lines(document, targets, edits);
+    warnings.extend(commit_warnings);
+    let reports: Vec<String> = edits.iter().map(FileEdit::report).collect();
+    let compact: Vec<String> = edits.iter().map(FileEdit::compact_report).collect();
+    let minimal: Vec<String> = edits
+        .iter()
+        .zip(targets)
+        .map(|(edit, target)| match &edit.file_op {
+            Some(FileOp::Remove) => format!("REM {}", target.path.display),
+            _ => edit.header().to_string(),
+        })
+        .collect();
+    let budget = cx.ws.max_output_bytes();
+    let mut text = with_warnings(&reports, &warnings);
+    if text.len() > budget {
+        text = with_warnings(&compact, &warnings);
+    }
+    if text.len() > budget && warnings.len() > MAX_LISTED_WARNINGS {
+        let more = warnings.len() - MAX_LISTED_WARNINGS;
+        let mut listed = warnings[..MAX_LISTED_WARNINGS].to_vec();
+        listed.push(format!("… and {more} more warnings"));
+        text = with_warnings(&compact, &listed);
+    }
+    // A tiny budget: only the new headers, which chain.
+    if text.len() > budget {
+        text = minimal.join("\n");
+    }
+    let files: Vec<Value> = edits
+        .iter()
+        .zip(targets)
+        .map(|(edit, target)| file_facts(edit, target))
+        .collect();
+    Outcome::new(
+        truncate_to_budget(text, budget),
+        json!({
+            "files": files,
+            "warnings": warnings,
+            "dry_run": false,
+            "unpasted_registers": unpasted
+                .iter()
+                .map(|(name, lines)| json!({"name": name, "lines": lines}))
+                .collect::<Vec<_>>(),
+        }),
+    )
+}
+
+/// The reply of a dry run: what each file would become, as a unified diff.
+pub(super) fn dry_run(
+    document: &Document,
+    targets: &[Target],
+    locked: &[LockedFile],
+    edits: &[FileEdit],
+    changes: &[Change],
+) -> Outcome {
+    let warnings = warning_lines(document, targets, edits);
+    let mut text = String::new();
+    let mut files = Vec::with_capacity(edits.len());
+    for (((edit, target), file), change) in edits.iter().zip(targets).zip(locked).zip(changes) {
+        let display = &target.path.display;
+        let after: &[u8] = match change {
+            Change::Replace(bytes) | Change::Move { bytes, .. } => bytes,
+            Change::Keep => &file.original,
+            Change::Remove => b"",
+        };
+        let diff = unified_diff(display, &file.original, after);
+        match (&edit.file_op, &target.dest) {
+            (Some(FileOp::Remove), _) => {
+                text.push_str(&format!("REM: {display} would be deleted\n"))
+            }
+            (Some(FileOp::Move(_)), Some(dest)) => {
+                text.push_str(&format!("MV: {display} would move to {}\n", dest.display));
+            }
+            _ => {}
+        }
+        if diff.is_empty() {
+            text.push_str(&format!("{display}: no change\n"));
+        } else {
+            text.push_str(&diff);
+        }
+        let mut entry = file_facts(edit, target);
+        entry["diff"] = json!(diff);
+        files.push(entry);
+    }
+    if !warnings.is_empty() {
+        text.push('\n');
+        text.push_str(&warnings.join("\n"));
+        text.push('\n');
+    }
+    Outcome::new(
+        text,
+        json!({"files": files, "warnings": warnings, "dry_run": true}),
+    )
+}
+
+/// The document's tolerated spellings, then each file's advice, as reply
+/// lines (`warning: …`, `note: PATH: …`).
+fn warning_lines(document: &Document, targets: &[Target], edits: &[FileEdit]) -> Vec<String> {
+    let mut lines: Vec<String> = document.warnings.iter().map(ToString::to_string).collect();
+    for (edit, target) in edits.iter().zip(targets) {
+        for advice in &edit.advice {
+            // A syntax error is in the result, named by its new path.
+            let path = match advice {
+                Advice::BrokenSyntax { .. } => target.result_display(),
+                _ => &target.path.display,
+            };
+            lines.push(format!("{}: {path}: {advice}", advice.label()));
+        }
+    }
+    lines
+}
+
+/// Reply text: `reports` separated by blank lines, then the warnings.
+fn with_warnings(reports: &[String], warnings: &[String]) -> String {
+    let mut text = reports.join("\n\n");
+    if !warnings.is_empty() {
+        text.push_str("\n\n");
+        text.push_str(&warnings.join("\n"));
+    }
+    text
+}
+
+/// The structured facts of one file's edit.
+fn file_facts(edit: &FileEdit, target: &Target) -> Value {
+    let removed = edit.file_op == Some(FileOp::Remove);
+    json!({
+        "path": target.path.display,
+        "old_tag": edit.written_against.to_string(),
+        "new_tag": (!removed).then(|| edit.new_tag().to_string()),
+        "summary": edit.summary,
+        "changed": !edit.unchanged,
+        "removed": removed,
+        "moved_to": target.dest.as_ref().map(|d| d.display.clone()),
+    })
+}
