@@ -176,6 +176,21 @@ pub struct Applied {
     pub focus: Vec<usize>,
     /// True when one span covers ≥ [`STRUCTURAL_SPAN_LINES`] original lines.
     pub structural: bool,
+    /// Where each hunk's rows landed in the new file, in the order they
+    /// were written.
+    pub placed: Vec<Placed>,
+}
+
+/// Where one hunk's rows landed in the new file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Placed {
+    /// 1-based document line of the op the hunk came from.
+    pub line: usize,
+    /// First post-edit line of its rows; for a deletion, the line that now
+    /// follows the deleted lines.
+    pub first: usize,
+    /// Number of rows written (0 for a deletion).
+    pub rows: usize,
 }
 
 /// Validates the hunks `ops` against `text` (original numbering).
@@ -365,32 +380,39 @@ impl Plan<'_> {
             emit.out.extend_from_slice(UTF8_BOM);
         }
         let mut focus = Vec::new();
+        let mut placed = Vec::new();
         let mut inserts = self.inserts.iter().peekable();
         let mut spans = self.spans.iter().peekable();
         // Rows inserted at gap `gap` (after original line `gap`).
-        let mut emit_gap = |emit: &mut Emitter, gap: usize, focus: &mut Vec<usize>| {
-            while let Some(&&((g, _), op)) = inserts.peek() {
-                if g != gap {
-                    break;
-                }
-                inserts.next();
-                if let HunkKind::Insert { at, body } = &op.kind {
-                    let anchor = match *at {
-                        InsertAt::Before(n) | InsertAt::After(n) => n,
-                        InsertAt::End => total,
-                    };
-                    let ending = (1..=total)
-                        .contains(&anchor)
-                        .then(|| text.ending(anchor))
-                        .and_then(separating);
-                    for row in body {
-                        emit.row(row, ending);
-                        focus.push(emit.rows);
+        let mut emit_gap =
+            |emit: &mut Emitter, gap: usize, focus: &mut Vec<usize>, placed: &mut Vec<Placed>| {
+                while let Some(&&((g, _), op)) = inserts.peek() {
+                    if g != gap {
+                        break;
+                    }
+                    inserts.next();
+                    if let HunkKind::Insert { at, body } = &op.kind {
+                        let anchor = match *at {
+                            InsertAt::Before(n) | InsertAt::After(n) => n,
+                            InsertAt::End => total,
+                        };
+                        let ending = (1..=total)
+                            .contains(&anchor)
+                            .then(|| text.ending(anchor))
+                            .and_then(separating);
+                        placed.push(Placed {
+                            line: op.line,
+                            first: emit.rows + 1,
+                            rows: body.len(),
+                        });
+                        for row in body {
+                            emit.row(row, ending);
+                            focus.push(emit.rows);
+                        }
                     }
                 }
-            }
-        };
-        emit_gap(&mut emit, 0, &mut focus);
+            };
+        emit_gap(&mut emit, 0, &mut focus, &mut placed);
         let mut line = 1;
         while line <= total {
             match spans.peek() {
@@ -398,6 +420,11 @@ impl Plan<'_> {
                     spans.next();
                     match &op.kind {
                         HunkKind::Replace { body, .. } => {
+                            placed.push(Placed {
+                                line: op.line,
+                                first: emit.rows + 1,
+                                rows: body.len(),
+                            });
                             let last = body.len() - 1;
                             for (j, row) in body.iter().enumerate() {
                                 let source = if j == last {
@@ -416,6 +443,11 @@ impl Plan<'_> {
                             // original line after it: rows inserted after the
                             // deleted lines come first and are focused anyway
                             // (reference-rho.md §8.3, as Rho counts it).
+                            placed.push(Placed {
+                                line: op.line,
+                                first: emit.rows + 1,
+                                rows: 0,
+                            });
                             if emit.rows > 0 {
                                 focus.push(emit.rows);
                             }
@@ -426,7 +458,7 @@ impl Plan<'_> {
                 }
                 _ => emit.row(text.line(line), Some(text.ending(line))),
             }
-            emit_gap(&mut emit, line, &mut focus);
+            emit_gap(&mut emit, line, &mut focus, &mut placed);
             line += 1;
         }
         let bytes = emit.finish();
@@ -434,6 +466,7 @@ impl Plan<'_> {
             bytes,
             focus,
             structural: self.structural,
+            placed,
         }
     }
 

@@ -235,6 +235,24 @@ pub fn post_edit_preview(
     render_rows(&head, text, &rows, footer.as_deref())
 }
 
+/// Most rows an excerpt shows.
+pub const EXCERPT_MAX_ROWS: usize = 16;
+
+/// Rows of `text` around the `focus` lines (±1), without a header:
+/// `N:text` rows, `…` between runs, at most [`EXCERPT_MAX_ROWS`]. What a
+/// refused edit would have written is shown this way: rows that are not
+/// on disk get no header to copy.
+pub fn excerpt(text: &Text, focus: &[usize]) -> String {
+    let total = text.line_count();
+    let focus = clean_focus(focus, total);
+    if focus.is_empty() {
+        return String::new();
+    }
+    let rows = cap_rows_by_hunk(&expand_focus(&focus, total, 1), EXCERPT_MAX_ROWS);
+    let rendered = render_rows("", text, &rows, None);
+    rendered.strip_prefix('\n').unwrap_or(&rendered).to_string()
+}
+
 /// Whether a post-edit preview shows rows or only the structural notice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PreviewShape {

@@ -296,7 +296,7 @@ mod tests {
                 Some(&object(json!({"input": "x", "path": "a"})))
             )
             .unwrap_err(),
-            "invalid arguments for edit: unknown argument path (edit takes only input)"
+            "invalid arguments for edit: unknown argument path (edit takes only force, input)"
         );
         assert_eq!(
             parse_arguments::<EditArgs>(ToolName::Edit, None).unwrap_err(),

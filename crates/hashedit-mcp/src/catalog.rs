@@ -142,7 +142,8 @@ impl ToolName {
             ),
             ToolName::Edit => (
                 json!({
-                    "input": {"type": "string", "description": "The edit document: [path#TAG] sections of PUT/CUT ops with + body rows."}
+                    "input": {"type": "string", "description": "The edit document: [path#TAG] sections of PUT/CUT ops with + body rows."},
+                    "force": {"type": "boolean", "description": "Write the document exactly as sent when a guard refused it. Default false."}
                 }),
                 json!(["input"]),
             ),
@@ -344,7 +345,7 @@ PUT >12:
 
 More: N* is the block (function, class, table...) starting on line N: PUT N*: replaces it, CUT N* deletes it, PUT >N*: inserts after its last line. CUT ... @name keeps the cut lines; PUT >N @name, PUT <N @name or PUT >$ @name (no colon, no rows) pastes them and PUT N.=M @name replaces lines with them, so CUT 4.=9 @f then PUT >20 @f moves lines. Without @name, CUT fills a register for this call only; named ones last for the session. REM deletes the file (alone in its section); MV path moves it, never over an existing file.
 
-If anything is wrong (stale tag, bad syntax, a line outside the file, overlapping ops), nothing is written; a stale tag or bad line number comes with a live snapshot: copy its header and numbers to retry. On success each file gets an ops summary and a preview under its new [path#TAG]: chain your next edit from it without reading again, except after a structural edit (one op over 40 or more lines), which shows no rows. A note that ops were moved means the file changed elsewhere and they were applied to the live file. edit never creates files: use write.";
+If anything is wrong (stale tag, bad syntax, a line outside the file, overlapping ops), nothing is written; a stale tag or bad line number comes with a live snapshot: copy its header and numbers to retry. Ops that are well formed but would likely write a wrong file are refused too, with corrected lines to copy: rows repeating the unchanged lines beside them, a range one line off, a placeholder comment in place of code, a result that no longer parses. If the document is really meant, send it again with force: true. On success each file gets an ops summary and a preview under its new [path#TAG]: chain your next edit from it without reading again, except after a structural edit (one op over 40 or more lines), which shows no rows. A note that ops were moved means the file changed elsewhere and they were applied to the live file. edit never creates files: use write.";
 
 /// The model guide offered as the MCP prompt [`GUIDE_PROMPT`], for clients
 /// that let the user insert a server's prompts (Zed, Claude Code's

@@ -190,7 +190,7 @@ fn rho_schemas() -> Vec<(&'static str, Value)> {
         (
             "edit",
             parse(
-                r#"{"type":"object","properties":{"input":{"type":"string"}},"required":["input"]}"#,
+                r#"{"type":"object","properties":{"input":{"type":"string"},"force":{"type":"boolean"}},"required":["input"]}"#,
             ),
         ),
     ]
@@ -494,7 +494,7 @@ async fn wrong_argument_types_are_tool_errors_naming_the_field() {
         ),
         (
             json!({"name": "edit", "arguments": {"input": "[a.txt#C37F]\nCUT 1", "dry_run": true}}),
-            "invalid arguments for edit: unknown argument dry_run (edit takes only input)",
+            "invalid arguments for edit: unknown argument dry_run (edit takes only force, input)",
         ),
         (
             json!({"name": "write", "arguments": {"path": "b.txt", "content": 5}}),

@@ -18,9 +18,7 @@ fn cli_edit_error(fixture: &Fixture, input: &str) -> ToolError {
     let ws = fixture.workspace();
     tools::edit(
         &ToolContext::new(&ws),
-        &EditArgs {
-            input: input.to_string(),
-        },
+        &EditArgs::new(input.to_string()),
         EditMode::Apply,
     )
     .unwrap_err()

@@ -77,7 +77,7 @@ const CATALOGUE: &[Intended] = &[
     },
     Intended {
         name: "omp_repair",
-        reason: "product.md §4: bodies are applied literally (a warning at most); omp trims boundary echoes, re-indents, shifts landings, or refuses an ambiguous echo (§4.2 of the omp notes)",
+        reason: "product.md §4: content is never guessed; a body restating its kept neighbours is refused with both readings to copy (written literally under force); omp trims boundary echoes, re-indents, shifts landings, or refuses an ambiguous echo (§4.2 of the omp notes)",
     },
     Intended {
         name: "mixed_eol",
@@ -2287,11 +2287,9 @@ const LISTED: &[Listed] = &[
             b"a\nB\nc\nd\n",
             Some("Auto-repaired a replacement boundary echo"),
         ),
-        ours: Pinned::Writes(
-            b"a\na\nB\nc\nc\nd\n",
-            Some(
-                "the first body row repeats line 1, which stays in the file; they are written twice as sent",
-            ),
+        ours: Pinned::Refuses(
+            Some(ErrorKind::EchoedRows),
+            "if the repeated rows were context, leave them out:\ntry: PUT 2:\n+B\n",
         ),
     },
     Listed {

@@ -159,9 +159,7 @@ impl Engine for Ours {
         if attempt.live != attempt.served {
             std::fs::write(&full, attempt.live).expect("cannot write to the scratch workspace");
         }
-        let args = EditArgs {
-            input: document.clone(),
-        };
+        let args = EditArgs::new(document.clone());
         let reply = match edit(&cx, &args, EditMode::Apply) {
             Ok(outcome) => {
                 let warnings = outcome.structured["warnings"]

@@ -295,7 +295,7 @@ fn run_round(
         handles.push(std::thread::spawn(move || {
             let cx = ToolContext::new(&ws);
             barrier.wait();
-            match tools::edit(&cx, &EditArgs { input: document }, EditMode::Apply) {
+            match tools::edit(&cx, &EditArgs::new(document), EditMode::Apply) {
                 Ok(outcome) => Reply::Ok {
                     text: outcome.text,
                     data: outcome.structured,

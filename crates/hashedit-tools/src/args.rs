@@ -114,4 +114,19 @@ pub struct WriteArgs {
 pub struct EditArgs {
     /// The edit document: `[path#TAG]` sections of PUT/CUT ops.
     pub input: String,
+    /// Write the document exactly as sent even when a guard suspects an op
+    /// (an echoed neighbour, a shifted range, a placeholder, broken
+    /// syntax, foreign indentation). Never overrides a stale tag, an
+    /// overlap or a line out of range.
+    pub force: Option<bool>,
+}
+
+impl EditArgs {
+    /// Arguments applying `input` with the guards on.
+    pub fn new(input: impl Into<String>) -> EditArgs {
+        EditArgs {
+            input: input.into(),
+            force: None,
+        }
+    }
 }

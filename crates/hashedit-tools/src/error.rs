@@ -49,6 +49,18 @@ pub enum ErrorKind {
     /// Body rows indented with spaces among tab-indented lines, or the
     /// other way round.
     IndentationMismatch,
+    /// A body's first or last rows repeat the unchanged lines beside it
+    /// (the echo guard).
+    EchoedRows,
+    /// A range that looks aimed one line off, or one line too long (the
+    /// shift guard).
+    ShiftedRange,
+    /// A placeholder comment standing in for real lines (the elision
+    /// guard).
+    ElidedLines,
+    /// The file parsed before the edit and would not after it (the syntax
+    /// guard).
+    BrokenSyntax,
     /// The file changed between planning and commit, or the path was
     /// replaced; nothing was written.
     Conflict,
@@ -83,6 +95,10 @@ impl ErrorKind {
             ErrorKind::UnresolvedBlock => "unresolved_block",
             ErrorKind::RegisterError => "register_error",
             ErrorKind::IndentationMismatch => "indentation_mismatch",
+            ErrorKind::EchoedRows => "echoed_rows",
+            ErrorKind::ShiftedRange => "shifted_range",
+            ErrorKind::ElidedLines => "elided_lines",
+            ErrorKind::BrokenSyntax => "broken_syntax",
             ErrorKind::Conflict => "conflict",
             ErrorKind::LooksLikeReadOutput => "looks_like_read_output",
             ErrorKind::Cancelled => "cancelled",

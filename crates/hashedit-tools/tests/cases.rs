@@ -61,7 +61,16 @@ impl Ws {
     }
 
     fn edit(&self, doc: &str) -> ToolResult<Outcome> {
-        tools::edit(&self.cx(), &EditArgs { input: doc.into() }, EditMode::Apply)
+        tools::edit(&self.cx(), &EditArgs::new(doc), EditMode::Apply)
+    }
+
+    /// `edit` with `force`: the guards report instead of refusing.
+    fn forced(&self, doc: &str) -> ToolResult<Outcome> {
+        let args = EditArgs {
+            input: doc.into(),
+            force: Some(true),
+        };
+        tools::edit(&self.cx(), &args, EditMode::Apply)
     }
 
     fn write(&self, name: &str, content: &str) -> ToolResult<Outcome> {
@@ -101,40 +110,74 @@ fn header_tag(text: &str, path: &str) -> String {
 }
 
 #[test]
-fn b01_range_body_is_applied_literally() {
+fn b01_a_body_restating_the_lines_outside_its_range_is_refused_unless_forced() {
     let w = Ws::new();
-    w.put("f.txt", b"keep\nold-a\nold-b\nkeep\n");
+    let original = b"keep\nold-a\nold-b\nkeep\n";
+    w.put("f.txt", original);
     let t = w.tag("f.txt");
-    let out = w
-        .edit(&format!(
-            "[f.txt#{t}]\nPUT 2.=3:\n+keep\n+new-a\n+new-b\n+keep"
-        ))
-        .unwrap();
+    let doc = format!("[f.txt#{t}]\nPUT 2.=3:\n+keep\n+new-a\n+new-b\n+keep");
+    let refused = w.edit(&doc).unwrap_err();
+    assert_eq!(refused.kind, ErrorKind::EchoedRows);
+    // Both readings are offered, ready to copy.
+    assert!(
+        refused.message.contains("try: PUT 2.=3:\n+new-a\n+new-b\n"),
+        "{}",
+        refused.message
+    );
+    assert!(
+        refused
+            .message
+            .contains("try: PUT 1.=4:\n+keep\n+keep\n+new-a\n+new-b\n+keep\n+keep\n"),
+        "{}",
+        refused.message
+    );
+    assert_eq!(w.bytes("f.txt"), original);
+    // With force, the body is applied literally, never trimmed.
+    let out = w.forced(&doc).unwrap();
     assert_eq!(w.bytes("f.txt"), b"keep\nkeep\nnew-a\nnew-b\nkeep\nkeep\n");
-    assert!(out.text.contains("warning:"), "{}", out.text);
+    assert!(out.text.contains("(written as sent)"), "{}", out.text);
     // (2) a bare keyword under a PUT is a parse error; nothing changes.
-    w.put("g.txt", b"keep\nold-a\nold-b\nkeep\n");
+    w.put("g.txt", original);
     let t = w.tag("g.txt");
     assert_eq!(
         kind(w.edit(&format!("[g.txt#{t}]\nPUT 2.=3:\nCUT"))),
         ErrorKind::ParseError
     );
-    assert_eq!(w.bytes("g.txt"), b"keep\nold-a\nold-b\nkeep\n");
+    assert_eq!(w.bytes("g.txt"), original);
 }
 
 #[test]
-fn b02_insert_bodies_restating_the_anchor_are_literal() {
+fn b02_inserts_restating_the_anchor_are_refused_unless_forced() {
     let w = Ws::new();
-    w.put("f.txt", b"aaa\nbbb\nccc\n");
-    let t = w.tag("f.txt");
-    w.edit(&format!("[f.txt#{t}]\nPUT >2:\n+bbb\n+NEW"))
-        .unwrap();
-    assert_eq!(w.bytes("f.txt"), b"aaa\nbbb\nbbb\nNEW\nccc\n");
-    w.put("g.txt", b"aaa\nbbb\nccc\n");
-    let t = w.tag("g.txt");
-    w.edit(&format!("[g.txt#{t}]\nPUT <2:\n+NEW\n+bbb"))
-        .unwrap();
-    assert_eq!(w.bytes("g.txt"), b"aaa\nNEW\nbbb\nbbb\nccc\n");
+    for (name, doc, forced) in [
+        (
+            "f.txt",
+            "PUT >2:\n+bbb\n+NEW",
+            &b"aaa\nbbb\nbbb\nNEW\nccc\n"[..],
+        ),
+        (
+            "g.txt",
+            "PUT <2:\n+NEW\n+bbb",
+            &b"aaa\nNEW\nbbb\nbbb\nccc\n"[..],
+        ),
+    ] {
+        w.put(name, b"aaa\nbbb\nccc\n");
+        let t = w.tag(name);
+        let doc = format!("[{name}#{t}]\n{doc}");
+        let refused = w.edit(&doc).unwrap_err();
+        assert_eq!(refused.kind, ErrorKind::EchoedRows, "{name}");
+        assert!(
+            refused
+                .message
+                .contains("if the repeated rows were context")
+                && refused.message.contains("if you do mean the lines twice"),
+            "{}",
+            refused.message
+        );
+        assert_eq!(w.bytes(name), b"aaa\nbbb\nccc\n");
+        w.forced(&doc).unwrap();
+        assert_eq!(w.bytes(name), forced, "{name}");
+    }
 }
 
 #[test]
@@ -710,9 +753,7 @@ fn trial_omp_scheme_refuses_files_with_lone_carriage_returns() {
     assert_eq!(tag, hashedit_core::TagScheme::Omp.tag_of(b"a\rb\nc\n"));
     let err = tools::edit(
         &cx,
-        &EditArgs {
-            input: format!("[o.txt#{tag}]\nPUT 2:\n+B"),
-        },
+        &EditArgs::new(format!("[o.txt#{tag}]\nPUT 2:\n+B")),
         EditMode::Apply,
     )
     .unwrap_err();

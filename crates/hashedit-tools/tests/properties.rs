@@ -59,7 +59,7 @@ proptest! {
             let tb = if stale_b { "0000".to_string() } else { tag(&b) };
             doc.push_str(&format!("[b.txt#{tb}]\n{}\n", ops_b.join("\n")));
         }
-        let result = tools::edit(&cx, &EditArgs { input: doc.clone() }, EditMode::Apply);
+        let result = tools::edit(&cx, &EditArgs::new(doc.clone()), EditMode::Apply);
         let after_a = fs::read_to_string(dir.path().join("a.txt")).unwrap();
         let after_b = fs::read_to_string(dir.path().join("b.txt")).unwrap();
         match result {

@@ -57,7 +57,7 @@ impl Ws {
     }
 
     fn edit(&self, doc: &str) -> ToolResult<Outcome> {
-        tools::edit(&self.cx(), &EditArgs { input: doc.into() }, EditMode::Apply)
+        tools::edit(&self.cx(), &EditArgs::new(doc), EditMode::Apply)
     }
 }
 
@@ -261,7 +261,7 @@ fn single_quoted_names_round_trip_and_never_hit_their_sibling() {
     let doc = format!("[\"'y'\"#{tag}]\nPUT 1:\n+EDITED\n");
     hashedit_tools::tools::edit(
         &cx,
-        &hashedit_tools::args::EditArgs { input: doc },
+        &hashedit_tools::args::EditArgs::new(doc),
         hashedit_tools::tools::EditMode::Apply,
     )
     .unwrap();
@@ -302,9 +302,7 @@ fn names_that_look_like_apply_patch_noise_round_trip() {
     );
     let out = hashedit_tools::tools::edit(
         &cx,
-        &hashedit_tools::args::EditArgs {
-            input: format!("{header}\nPUT 1:\n+EDITED\n"),
-        },
+        &hashedit_tools::args::EditArgs::new(format!("{header}\nPUT 1:\n+EDITED\n")),
         hashedit_tools::tools::EditMode::Apply,
     )
     .unwrap();

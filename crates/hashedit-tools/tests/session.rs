@@ -43,7 +43,7 @@ fn edit(
     cx: &ToolContext,
     doc: String,
 ) -> Result<hashedit_tools::Outcome, hashedit_tools::ToolError> {
-    tools::edit(cx, &EditArgs { input: doc }, EditMode::Apply)
+    tools::edit(cx, &EditArgs::new(doc), EditMode::Apply)
 }
 
 #[test]

@@ -138,6 +138,10 @@ enum Command {
         /// Print the unified diff and write nothing.
         #[arg(long)]
         dry_run: bool,
+        /// Write the document exactly as sent when a guard refused it (never
+        /// past a stale tag, an overlap or a line out of range).
+        #[arg(long)]
+        force: bool,
     },
     /// Serve the tools over MCP on stdin/stdout until stdin closes (see docs/MCP.md).
     ///
@@ -366,7 +370,11 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             };
             plain(tools::write(cx, &WriteArgs { path, content, tag }))
         }
-        Command::Edit { input, dry_run } => {
+        Command::Edit {
+            input,
+            dry_run,
+            force,
+        } => {
             let document = match input {
                 Some(file) => {
                     let source = file.display().to_string();
@@ -385,7 +393,15 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             } else {
                 EditMode::Apply
             };
-            tools::edit(cx, &EditArgs { input: document }, mode).map(|mut o| {
+            tools::edit(
+                cx,
+                &EditArgs {
+                    input: document,
+                    force: Some(force),
+                },
+                mode,
+            )
+            .map(|mut o| {
                 if !dry_run {
                     warn_dropped_registers(&mut o);
                 }

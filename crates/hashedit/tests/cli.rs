@@ -356,24 +356,44 @@ fn endless_input_is_refused_in_bounded_memory() {
 }
 
 #[test]
-fn an_edit_that_breaks_the_syntax_is_written_with_a_warning() {
+fn an_edit_that_breaks_the_syntax_is_refused_unless_forced() {
     let src = "fn a() {\n    let x = 1;\n}\n";
     let dir = workspace(&[("lib.rs", src)]);
     let tag = hashedit_core::TagScheme::Rho.tag_of(src.as_bytes());
     // Off by one: the author meant to replace line 2 but named line 3.
-    let out = hashedit(
-        dir.path(),
-        &["edit"],
-        Some(&format!("[lib.rs#{tag}]\nPUT 3:\n+    let x = 2;\n")),
+    let document = format!("[lib.rs#{tag}]\nPUT 3:\n+    let x = 2;\n");
+    let out = hashedit(dir.path(), &["--json", "edit"], Some(&document));
+    assert_eq!(out.status.code(), Some(1));
+    let reply: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(reply["error"]["kind"], "shifted_range");
+    let message = reply["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains(
+            "Also, the file parses now, and written as sent it would have a syntax error near line 1, \
+             by the rows of PUT 3: (document line 2); check that op's line numbers, range and rows. \
+             Nothing was written.\n"
+        ),
+        "{message}"
     );
+    assert!(
+        message.contains("try: PUT 2:\n+    let x = 2;\n"),
+        "{message}"
+    );
+    assert_eq!(fs::read_to_string(dir.path().join("lib.rs")).unwrap(), src);
+    // Forced, it is written as sent, and the findings become warnings.
+    let out = hashedit(dir.path(), &["edit", "--force"], Some(&document));
     assert_eq!(out.status.code(), Some(0));
     assert!(
         stdout(&out).ends_with(
-            "warning: lib.rs: the file parsed before this edit and now has a syntax error near line 1; it was \
-             written as sent, so check the line numbers and ranges of the ops near there\n"
+            "warning: lib.rs: the file parsed before this edit and now has a syntax error near line 1, \
+             by the rows of PUT 3: (document line 2) (written as sent)\n"
         ),
         "{}",
         stdout(&out)
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("lib.rs")).unwrap(),
+        "fn a() {\n    let x = 1;\n    let x = 2;\n"
     );
     // A file that did not parse before gets no such warning.
     let broken = "fn a( {\n}\n";

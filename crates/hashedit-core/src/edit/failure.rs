@@ -14,7 +14,7 @@ use crate::rebase::RebaseRefusal;
 use crate::tag::SnapshotTag;
 use crate::text::DecodeError;
 
-use super::indent::IndentMismatch;
+use super::guard::Refusal;
 
 /// Why a section could not be applied; nothing is written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,9 +54,9 @@ pub enum EditFailure {
     Lower(LowerError),
     /// The ops do not fit the file.
     Plan(PlanError),
-    /// Body rows indented in the other style (tabs or spaces) than the
-    /// lines around them.
-    Indentation(IndentMismatch),
+    /// A guard found ops that would likely write a file the author did not
+    /// mean (the indentation, echo, shift, elision and syntax guards).
+    Refused(Box<Refusal>),
 }
 
 /// A failed section: what went wrong and the live snapshot to retry from.
@@ -108,7 +108,7 @@ impl fmt::Display for EditFailure {
             ),
             EditFailure::Lower(e) => write!(f, "{e}; nothing was written"),
             EditFailure::Plan(e) => write!(f, "{e}; nothing was written"),
-            EditFailure::Indentation(e) => write!(f, "{e}; nothing was written"),
+            EditFailure::Refused(refusal) => write!(f, "{refusal}"),
         }
     }
 }

@@ -19,28 +19,38 @@
 //! once, hashed once and parsed by the block grammar at most once.
 
 mod advice;
+mod echo;
+mod elision;
 mod failure;
+mod guard;
 mod history;
 mod indent;
 mod neighbours;
+mod reading;
 mod report;
+mod slip;
 
 use std::fmt;
 
 use crate::block::{BlockResolver, LazyIndex};
 use crate::document::Section;
 use crate::lower::{FileOp, Lowered, Registers, lower_with};
-use crate::plan::plan;
+use crate::plan::{Applied, plan};
 use crate::rebase::{RebaseLimit, rebase};
 use crate::tag::{Fingerprint, SnapshotTag, TagScheme};
 use crate::text::{Text, has_lone_cr};
-use crate::view::{PreviewShape, live_snapshot, post_edit_preview};
+use crate::view::{PreviewShape, excerpt, live_snapshot, post_edit_preview};
 
-pub use advice::{Advice, DroppedEdge, Echo, Edge, Shift};
+pub use advice::Advice;
+pub use echo::{Echo, Edge};
+pub use elision::Elision;
 pub use failure::{EditFailure, FileEditError, anchor_lines};
+pub use guard::{Guards, Refusal, Suspicion, SyntaxBreak};
 pub use history::{NoHistory, SnapshotHistory, TagCheck};
 pub use indent::{Indent, IndentMismatch};
+pub use reading::{Reading, ReadingKind};
 pub use report::MAX_SUMMARY_PARTS;
+pub use slip::{DroppedEdge, Shift};
 
 use indent::{TabRole, indent_mismatch};
 
@@ -79,6 +89,8 @@ pub struct EditSettings<'a> {
     pub blocks: Option<&'a dyn BlockResolver>,
     /// How long a drift rebase may spend diffing.
     pub rebase: RebaseLimit,
+    /// Whether the guards refuse what they find (FORMAT.md §7).
+    pub guards: Guards,
 }
 
 impl fmt::Debug for EditSettings<'_> {
@@ -87,17 +99,20 @@ impl fmt::Debug for EditSettings<'_> {
             .field("scheme", &self.scheme)
             .field("blocks", &self.blocks.is_some())
             .field("rebase", &self.rebase)
+            .field("guards", &self.guards)
             .finish()
     }
 }
 
 impl EditSettings<'_> {
-    /// `scheme`, no block grammar, rebases without a time limit.
+    /// `scheme`, no block grammar, rebases without a time limit, guards
+    /// that refuse.
     pub fn new(scheme: TagScheme) -> EditSettings<'static> {
         EditSettings {
             scheme,
             blocks: None,
             rebase: RebaseLimit::Unlimited,
+            guards: Guards::Refuse,
         }
     }
 }
@@ -210,15 +225,15 @@ struct LiveFile<'i, 't> {
 impl LiveFile<'_, '_> {
     /// The error for `failure`, with a live snapshot around the anchors.
     fn fail(&self, failure: EditFailure) -> Box<FileEditError> {
+        self.fail_at(failure, &anchor_lines(self.input.section))
+    }
+
+    /// The error for `failure`, with a live snapshot around `anchors`.
+    fn fail_at(&self, failure: EditFailure, anchors: &[usize]) -> Box<FileEditError> {
         Box::new(FileEditError {
             display: self.input.display.to_string(),
             failure,
-            snapshot: live_snapshot(
-                self.input.display,
-                self.base.tag,
-                self.text,
-                &anchor_lines(self.input.section),
-            ),
+            snapshot: live_snapshot(self.input.display, self.base.tag, self.text, anchors),
         })
     }
 }
@@ -243,7 +258,7 @@ fn finish(
     let input = file.input;
     let summary = report::summary_line(&lowered.summary);
     let mut advice: Vec<Advice> = note.into_iter().collect();
-    advice.extend(lowered.notes.into_iter().map(Advice::Lowering));
+    advice.extend(lowered.notes.iter().cloned().map(Advice::Lowering));
     if lowered.file_op == Some(FileOp::Remove) {
         return Ok(FileEdit {
             bytes: Vec::new(),
@@ -257,13 +272,7 @@ fn finish(
             unchanged: false,
         });
     }
-    let plan = plan(&lowered.hunks, file.text)
-        .map_err(|e| file.fail(crate::edit::EditFailure::Plan(e)))?;
-    if let Some(mismatch) =
-        indent_mismatch(&lowered.hunks, file.text, TabRole::of(input.result_display))
-    {
-        return Err(file.fail(EditFailure::Indentation(mismatch)));
-    }
+    let plan = plan(&lowered.hunks, file.text).map_err(|e| file.fail(EditFailure::Plan(e)))?;
     let applied = plan.apply(file.text);
     let result = settings.scheme.fingerprint(&applied.bytes);
     // Rows come from text and lines are valid UTF-8, and the planner
@@ -272,6 +281,28 @@ fn finish(
         Ok(text) => text,
         Err(_) => Text::from_body(false, String::from_utf8_lossy(&applied.bytes).into_owned()),
     };
+    let unchanged = lowered.file_op.is_none() && applied.bytes == input.bytes;
+    let suspicions = if unchanged {
+        Vec::new()
+    } else {
+        let role = TabRole::of(input.result_display);
+        let indentation = indent_mismatch(&lowered.hunks, file.text, role);
+        let syntax =
+            broken_syntax(settings, input.result_display, live_index, &new_text).map(|line| {
+                SyntaxBreak {
+                    line,
+                    op: guard::nearest_op(&applied.placed, &lowered.hunks, line),
+                }
+            });
+        guard::suspicions(&lowered.hunks, file.text, indentation, syntax)
+    };
+    if !suspicions.is_empty() && settings.guards == Guards::Refuse {
+        return Err(refuse(file, &lowered, &applied, &new_text, suspicions));
+    }
+    advice.extend(suspicions.into_iter().map(Advice::Forced));
+    if unchanged {
+        advice.push(Advice::Unchanged);
+    }
     let shape = if applied.structural {
         PreviewShape::Structural
     } else {
@@ -284,26 +315,6 @@ fn finish(
         &applied.focus,
         shape,
     );
-    advice.extend(
-        advice::echoes(&lowered.hunks, file.text)
-            .into_iter()
-            .map(Advice::Echo),
-    );
-    advice.extend(
-        advice::slips(&lowered.hunks, file.text)
-            .into_iter()
-            .map(|slip| match slip {
-                advice::Slip::Shift(shift) => Advice::Shift(shift),
-                advice::Slip::DroppedEdge(dropped) => Advice::DroppedEdge(dropped),
-            }),
-    );
-    let unchanged = lowered.file_op.is_none() && applied.bytes == input.bytes;
-    if unchanged {
-        advice.push(Advice::Unchanged);
-    } else if let Some(line) = broken_syntax(settings, input.result_display, live_index, &new_text)
-    {
-        advice.push(Advice::BrokenSyntax { line });
-    }
     Ok(FileEdit {
         bytes: applied.bytes,
         base: file.base,
@@ -315,6 +326,36 @@ fn finish(
         file_op: lowered.file_op,
         unchanged,
     })
+}
+
+/// The refusal of a section the guards stopped: what it would have
+/// written, the readings to copy, and a live snapshot around the suspect
+/// ops' lines.
+fn refuse(
+    file: &LiveFile,
+    lowered: &Lowered,
+    applied: &Applied,
+    new_text: &Text,
+    suspicions: Vec<Suspicion>,
+) -> Box<FileEditError> {
+    let suspect_ops: Vec<usize> = suspicions.iter().filter_map(Suspicion::op_line).collect();
+    let anchors: Vec<usize> = lowered
+        .hunks
+        .iter()
+        .filter(|h| suspect_ops.contains(&h.line))
+        .flat_map(|h| h.kind.anchor_lines())
+        .collect();
+    let refusal = Refusal {
+        readings: guard::readings(&lowered.hunks, &suspicions, file.text),
+        would_write: excerpt(new_text, &guard::focus(&suspicions, &applied.placed)),
+        suspicions,
+    };
+    let anchors = if anchors.is_empty() {
+        anchor_lines(file.input.section)
+    } else {
+        anchors
+    };
+    file.fail_at(EditFailure::Refused(Box::new(refusal)), &anchors)
 }
 
 /// The first syntax error line of `new`, when the old text parsed cleanly

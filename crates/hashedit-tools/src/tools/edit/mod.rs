@@ -28,8 +28,8 @@ use std::time::Instant;
 
 use hashedit_core::document::Document;
 use hashedit_core::edit::{
-    EditFailure, EditSettings, FileEdit, FileEditError, FileInput, NoHistory, SnapshotHistory,
-    TagCheck, edit_file,
+    EditFailure, EditSettings, FileEdit, FileEditError, FileInput, Guards, NoHistory,
+    SnapshotHistory, Suspicion, TagCheck, edit_file,
 };
 use hashedit_core::lower::{FileOp, LowerError, Registers};
 use hashedit_core::parse::parse;
@@ -74,7 +74,9 @@ pub enum EditMode {
 /// `DuplicatePath`, `PathOutsideWorkspace`, `NotARegularFile`, `Binary`,
 /// `NotUtf8`, `UnsupportedEncoding`, `TooLarge`, `StaleTag`,
 /// `LineOutOfRange`, `OverlappingOps`, `UnresolvedBlock`, `RegisterError`,
-/// `IndentationMismatch`, `Conflict` (an `MV` destination exists),
+/// `IndentationMismatch`, `EchoedRows`, `ShiftedRange`, `ElidedLines`,
+/// `BrokenSyntax` (the guards, waived by `force`), `Conflict` (an `MV`
+/// destination exists),
 /// `LockTimeout`, `PermissionDenied`, `Io`. Nothing is written on any
 /// error.
 pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Outcome> {
@@ -83,7 +85,12 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
     let targets = resolve_targets(cx, &document.sections)?;
     let paths: Vec<_> = targets.iter().map(|t| t.path.clone()).collect();
     let mut locked = fsio::lock_all(cx.ws, &paths, super::EDIT_MAX_BYTES)?;
-    let (mut edits, registers) = edit_each_file(cx, &document, &targets, &locked)?;
+    let guards = if args.force == Some(true) {
+        Guards::WriteAsSent
+    } else {
+        Guards::Refuse
+    };
+    let (mut edits, registers) = edit_each_file(cx, &document, &targets, &locked, guards)?;
     let changes: Vec<Change> = edits.iter_mut().zip(&targets).map(change_of).collect();
     let reply = match mode {
         EditMode::Apply => {
@@ -104,11 +111,13 @@ fn edit_each_file(
     document: &Document,
     targets: &[Target],
     locked: &[LockedFile],
+    guards: Guards,
 ) -> ToolResult<(Vec<FileEdit>, Registers)> {
     let settings = EditSettings {
         scheme: cx.ws.tag_scheme(),
         blocks: cx.blocks,
         rebase: RebaseLimit::Until(Instant::now() + REBASE_DIFF_BUDGET),
+        guards,
     };
     let mut registers =
         Registers::with_named(cx.session.map(Session::registers).unwrap_or_default());
@@ -216,6 +225,24 @@ fn remember(
     session.store_registers(registers.into_captured());
 }
 
+/// The tool error kind of a guard's refusal: the indentation mismatch
+/// when there is one (its kind predates the other guards), else the first
+/// finding's.
+fn guard_kind(suspicions: &[Suspicion]) -> ErrorKind {
+    let indentation = suspicions
+        .iter()
+        .find(|s| matches!(s, Suspicion::Indentation(_)));
+    match indentation.or(suspicions.first()) {
+        Some(Suspicion::Indentation(_)) => ErrorKind::IndentationMismatch,
+        Some(Suspicion::Echo(_)) => ErrorKind::EchoedRows,
+        Some(Suspicion::Shift(_) | Suspicion::DroppedEdge(_)) => ErrorKind::ShiftedRange,
+        Some(Suspicion::Elision(_)) => ErrorKind::ElidedLines,
+        Some(Suspicion::BrokenSyntax(_)) => ErrorKind::BrokenSyntax,
+        // A guard the core learns later: the message says what it found.
+        _ => ErrorKind::InvalidArguments,
+    }
+}
+
 /// Maps a failed section to its tool error.
 fn tool_error(error: &FileEditError) -> ToolError {
     ToolError::new(error_kind(&error.failure), error.to_string())
@@ -245,7 +272,7 @@ fn error_kind(failure: &EditFailure) -> ErrorKind {
             | PlanError::RowWithNul { .. }
             | PlanError::RowWithBom { .. },
         ) => ErrorKind::ParseError,
-        EditFailure::Indentation(_) => ErrorKind::IndentationMismatch,
+        EditFailure::Refused(refusal) => guard_kind(&refusal.suspicions),
         EditFailure::Lower(
             LowerError::Unresolvable { .. } | LowerError::SingleLineBlock { .. },
         ) => ErrorKind::UnresolvedBlock,

@@ -8,7 +8,7 @@
 
 use hashedit_core::diff::unified_diff;
 use hashedit_core::document::Document;
-use hashedit_core::edit::{Advice, FileEdit};
+use hashedit_core::edit::{Advice, FileEdit, Suspicion};
 use hashedit_core::lower::FileOp;
 use hashedit_core::truncate::truncate_to_budget;
 use serde_json::{Value, json};
@@ -133,7 +133,7 @@ fn warning_lines(document: &Document, targets: &[Target], edits: &[FileEdit]) ->
         for advice in &edit.advice {
             // A syntax error is in the result, named by its new path.
             let path = match advice {
-                Advice::BrokenSyntax { .. } => target.result_display(),
+                Advice::Forced(Suspicion::BrokenSyntax(_)) => target.result_display(),
                 _ => &target.path.display,
             };
             lines.push(format!("{}: {path}: {advice}", advice.label()));

@@ -1,0 +1,226 @@
+//! The echo guard (FORMAT.md §7.2): a body whose first rows equal the
+//! unchanged lines just above its place, or whose last rows equal the lines
+//! just below, holds those lines twice after the edit. Models restate
+//! neighbours as context (handed cases B01 and B02); the rows are never
+//! trimmed silently: the edit is refused with both readings to copy.
+
+use std::fmt;
+
+use crate::hunk::{Hunk, HunkKind, InsertAt};
+use crate::plan::OpRef;
+use crate::text::Text;
+
+use super::neighbours::{Staying, surroundings};
+use super::reading::{Reading, ReadingKind, op_lines};
+
+/// Which end of a body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Edge {
+    /// The first rows, next to the line above.
+    First,
+    /// The last rows, next to the line below.
+    Last,
+}
+
+/// Rows at one end of a body that equal the unchanged lines beside it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Echo {
+    /// The op.
+    pub op: OpRef,
+    /// Which end of its body repeats.
+    pub edge: Edge,
+    /// The first original line repeated.
+    pub first: usize,
+    /// How many rows (and lines) repeat.
+    pub rows: usize,
+}
+
+impl Echo {
+    /// `body row 2 repeats line 1` / `the first 2 rows repeat lines 1-2`.
+    fn what(&self) -> String {
+        let which = match self.edge {
+            Edge::First => "first",
+            Edge::Last => "last",
+        };
+        if self.rows == 1 {
+            format!("the {which} body row repeats line {}", self.first)
+        } else {
+            format!(
+                "the {which} {} body rows repeat lines {}-{}",
+                self.rows,
+                self.first,
+                self.first + self.rows - 1
+            )
+        }
+    }
+
+    /// The warning, once the rows were written as sent.
+    pub(crate) fn written(&self) -> String {
+        format!(
+            "{}: {}, which stays in the file, so the file now holds it twice (written as sent)",
+            self.op,
+            self.what()
+        )
+    }
+}
+
+impl fmt::Display for Echo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {}, which stays in the file: written as sent, the file would hold it twice",
+            self.op,
+            self.what()
+        )
+    }
+}
+
+/// Most leading or trailing rows compared with a body's neighbours (keeps
+/// the check linear for bodies of any size).
+const MAX_ECHO_ROWS: usize = 16;
+
+/// A row that only closes constructs (`}`, `});`, `]`, `end`): such rows
+/// repeat their neighbours by nature, and a duplicated one breaks the
+/// syntax, which the syntax guard sees.
+fn is_closer(row: &str) -> bool {
+    let t = row.trim();
+    let t = t.strip_suffix([';', ',']).unwrap_or(t).trim_end();
+    matches!(t, "end" | "fi" | "done" | "esac")
+        || (!t.is_empty()
+            && t.chars()
+                .all(|c| matches!(c, ')' | ']' | '}') || c.is_whitespace()))
+}
+
+/// Finds bodies whose first rows repeat the unchanged lines just above
+/// their place, or whose last rows repeat the lines just below. Lines that
+/// another op of the section replaces or deletes are not neighbours that
+/// stay, so they never count; blank rows and closers are never echoes.
+pub(crate) fn echoes(hunks: &[Hunk], live: &Text) -> Vec<Echo> {
+    let total = live.line_count();
+    let staying = Staying::new(hunks, live);
+    let kept = |n: usize| staying.line(n);
+    let plain = |rows: &[String]| rows.iter().all(|r| r.trim().is_empty() || is_closer(r));
+    let mut found = Vec::new();
+    for hunk in hunks {
+        let Some(around) = surroundings(&hunk.kind, total) else {
+            continue;
+        };
+        let (body, above, below) = (around.body, around.above, around.below);
+        // Longest run of leading rows equal to the lines ending at `above`.
+        let leading = (1..=body.len().min(MAX_ECHO_ROWS))
+            .rev()
+            .find(|&k| {
+                above + 1 > k
+                    && kept(above + 1 - k).is_some()
+                    && body[..k]
+                        .iter()
+                        .zip(above + 1 - k..=above)
+                        .all(|(r, n)| kept(n) == Some(r.as_str()))
+            })
+            .unwrap_or(0);
+        let trailing = (1..=body.len().min(MAX_ECHO_ROWS))
+            .rev()
+            .find(|&k| {
+                body[body.len() - k..]
+                    .iter()
+                    .zip(below..below + k)
+                    .all(|(r, n)| kept(n) == Some(r.as_str()))
+            })
+            .unwrap_or(0);
+        if leading > 0 && !plain(&body[..leading]) {
+            found.push(Echo {
+                op: OpRef::of(hunk),
+                edge: Edge::First,
+                first: above + 1 - leading,
+                rows: leading,
+            });
+        }
+        if trailing > 0 && !plain(&body[body.len() - trailing..]) {
+            found.push(Echo {
+                op: OpRef::of(hunk),
+                edge: Edge::Last,
+                first: below,
+                rows: trailing,
+            });
+        }
+    }
+    found
+}
+
+/// The two readings of the echoes of one hunk: without the repeated rows
+/// (they were context), or with them restated inside a range widened over
+/// the lines they repeat (the duplicates are meant).
+pub(crate) fn readings(hunk: &Hunk, echoes: &[&Echo], live: &Text) -> Vec<Reading> {
+    let (body, kept_range) = match &hunk.kind {
+        HunkKind::Replace { range, body } => (body, Some(*range)),
+        HunkKind::Insert { body, .. } => (body, None),
+        HunkKind::Delete { .. } => return Vec::new(),
+    };
+    let leading = rows_at(echoes, Edge::First);
+    let trailing = rows_at(echoes, Edge::Last);
+    let mut out = Vec::new();
+    // Reading 1: the repeated rows were context.
+    let trimmed = &body[leading..body.len() - trailing.min(body.len() - leading)];
+    out.push(Reading {
+        kind: ReadingKind::DropRepeatedRows,
+        lines: match (trimmed.is_empty(), kept_range) {
+            (false, _) => op_lines(&header_of(hunk), trimmed),
+            (true, Some(range)) => vec![format!("CUT {}", range.canonical())],
+            // An insert that only repeats its neighbours inserts nothing.
+            (true, None) => Vec::new(),
+        },
+    });
+    // Reading 2: the duplicates are meant; restate the lines they repeat
+    // inside a wider range, so no row sits next to its own copy.
+    let (start, end) = match (&hunk.kind, kept_range) {
+        (_, Some(range)) => (range.start, range.end),
+        (HunkKind::Insert { at, .. }, None) => {
+            let total = live.line_count();
+            let above = match at {
+                InsertAt::After(n) => *n,
+                InsertAt::Before(n) => n - 1,
+                InsertAt::End => total,
+            };
+            // The widened op replaces the neighbours it restates.
+            (above + 1, above)
+        }
+        _ => return out,
+    };
+    let first = start - leading;
+    let last = end + trailing;
+    if first > last || first == 0 {
+        return out;
+    }
+    let mut rows: Vec<String> = (first..start).map(|n| live.line(n).to_string()).collect();
+    rows.extend(body.iter().cloned());
+    rows.extend((end + 1..=last).map(|n| live.line(n).to_string()));
+    let range = if first == last {
+        first.to_string()
+    } else {
+        format!("{first}.={last}")
+    };
+    out.push(Reading {
+        kind: ReadingKind::WidenOverRepeatedLines,
+        lines: op_lines(&format!("PUT {range}:"), &rows),
+    });
+    out
+}
+
+/// How many rows the echoes at `edge` repeat.
+fn rows_at(echoes: &[&Echo], edge: Edge) -> usize {
+    echoes
+        .iter()
+        .filter(|e| e.edge == edge)
+        .map(|e| e.rows)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The hunk's op header with a colon, as a corrected op starts.
+fn header_of(hunk: &Hunk) -> String {
+    match &hunk.kind {
+        HunkKind::Replace { range, .. } => format!("PUT {}:", range.canonical()),
+        HunkKind::Insert { at, .. } => format!("PUT {}:", at.canonical()),
+        HunkKind::Delete { range } => format!("CUT {}", range.canonical()),
+    }
+}

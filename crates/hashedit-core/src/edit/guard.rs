@@ -1,0 +1,235 @@
+//! Guards (FORMAT.md §7): checks that refuse an edit that is well formed
+//! but would likely write a file its author did not mean. A refusal writes
+//! nothing and says, per suspect op, what it would have written, with the
+//! corrected document lines to copy; [`Guards::WriteAsSent`] (the tools'
+//! `force`) writes the document as sent instead and reports each finding
+//! as a warning. No guard ever lets a stale tag, an overlap or a range
+//! fault through: those fail before the guards run.
+
+use std::fmt;
+
+use crate::hunk::Hunk;
+use crate::plan::{OpRef, Placed};
+use crate::text::Text;
+
+use super::echo::{self, Echo};
+use super::elision::Elision;
+use super::indent::IndentMismatch;
+use super::reading::Reading;
+use super::slip::{self, DroppedEdge, Shift, Slip};
+
+/// Whether the guards refuse what they find.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Guards {
+    /// Refuse the section when a guard finds something (the default).
+    #[default]
+    Refuse,
+    /// Write the document as sent and report each finding as a warning
+    /// (the author said `force`).
+    WriteAsSent,
+}
+
+/// What a guard found about one op.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Suspicion {
+    /// Rows indented in the other style than the lines around them.
+    Indentation(IndentMismatch),
+    /// Rows that repeat the unchanged lines beside them.
+    Echo(Echo),
+    /// A row that copies the line beside the range.
+    Shift(Shift),
+    /// A range one line too long.
+    DroppedEdge(DroppedEdge),
+    /// A placeholder comment standing in for lines.
+    Elision(Elision),
+    /// The file parsed before the edit and would not after it.
+    BrokenSyntax(SyntaxBreak),
+}
+
+/// A syntax error the edit would introduce.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxBreak {
+    /// 1-based line of the first syntax error in the new file.
+    pub line: usize,
+    /// The op whose rows (or deletion) lie nearest to it.
+    pub op: Option<OpRef>,
+}
+
+impl Suspicion {
+    /// The document line of the op concerned, when one is known.
+    pub fn op_line(&self) -> Option<usize> {
+        match self {
+            Suspicion::Indentation(m) => Some(m.op.line),
+            Suspicion::Echo(e) => Some(e.op.line),
+            Suspicion::Shift(s) => Some(s.op.line),
+            Suspicion::DroppedEdge(d) => Some(d.op.line),
+            Suspicion::Elision(e) => Some(e.op.line),
+            Suspicion::BrokenSyntax(b) => b.op.as_ref().map(|op| op.line),
+        }
+    }
+
+    /// The warning reported when the document was written as sent.
+    pub fn written(&self) -> String {
+        match self {
+            Suspicion::Indentation(m) => format!("{m} (written as sent)"),
+            Suspicion::Echo(e) => e.written(),
+            Suspicion::Shift(s) => s.written(),
+            Suspicion::DroppedEdge(d) => d.written(),
+            Suspicion::Elision(e) => e.written(),
+            Suspicion::BrokenSyntax(b) => format!(
+                "the file parsed before this edit and now has a syntax error near line {}{} (written \
+                 as sent)",
+                b.line,
+                near_op(b)
+            ),
+        }
+    }
+}
+
+fn near_op(b: &SyntaxBreak) -> String {
+    b.op.as_ref()
+        .map(|op| format!(", by the rows of {op}"))
+        .unwrap_or_default()
+}
+
+impl fmt::Display for Suspicion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Suspicion::Indentation(m) => write!(f, "{m}"),
+            Suspicion::Echo(e) => write!(f, "{e}"),
+            Suspicion::Shift(s) => write!(f, "{s}"),
+            Suspicion::DroppedEdge(d) => write!(f, "{d}"),
+            Suspicion::Elision(e) => write!(f, "{e}"),
+            Suspicion::BrokenSyntax(b) => write!(
+                f,
+                "the file parses now, and written as sent it would have a syntax error near line {}{}; \
+                 check that op's line numbers, range and rows",
+                b.line,
+                near_op(b)
+            ),
+        }
+    }
+}
+
+/// A section the guards refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// Everything found, in document order of the ops.
+    pub suspicions: Vec<Suspicion>,
+    /// Corrected ops to copy, for the intents the findings allow.
+    pub readings: Vec<Reading>,
+    /// The rows the edit would have written around the suspect places
+    /// (`N:text`, post-edit numbering, `…` between runs).
+    pub would_write: String,
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let findings: Vec<String> = self.suspicions.iter().map(ToString::to_string).collect();
+        write!(f, "{}. Nothing was written.", findings.join(". Also, "))?;
+        if !self.would_write.is_empty() {
+            write!(
+                f,
+                "\nIt would have written (post-edit lines):\n{}",
+                self.would_write
+            )?;
+        }
+        for reading in &self.readings {
+            write!(f, "\n{reading}")?;
+        }
+        f.write_str(
+            "\nIf the document is right as it is, send it again with force set to write it exactly as sent.",
+        )
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+/// Every guard's findings about `hunks` applied to `live`, in document
+/// order of the ops.
+pub(crate) fn suspicions(
+    hunks: &[Hunk],
+    live: &Text,
+    indentation: Option<IndentMismatch>,
+    syntax: Option<SyntaxBreak>,
+) -> Vec<Suspicion> {
+    let mut found: Vec<Suspicion> = indentation
+        .into_iter()
+        .map(Suspicion::Indentation)
+        .collect();
+    found.extend(echo::echoes(hunks, live).into_iter().map(Suspicion::Echo));
+    found.extend(slip::slips(hunks, live).into_iter().map(|slip| match slip {
+        Slip::Shift(shift) => Suspicion::Shift(shift),
+        Slip::DroppedEdge(dropped) => Suspicion::DroppedEdge(dropped),
+    }));
+    found.extend(
+        super::elision::elisions(hunks, live)
+            .into_iter()
+            .map(Suspicion::Elision),
+    );
+    found.extend(syntax.map(Suspicion::BrokenSyntax));
+    found.sort_by_key(|s| s.op_line().unwrap_or(usize::MAX));
+    found
+}
+
+/// The corrected ops for `suspicions`, one hunk at a time.
+pub(crate) fn readings(hunks: &[Hunk], suspicions: &[Suspicion], live: &Text) -> Vec<Reading> {
+    let mut out = Vec::new();
+    for hunk in hunks {
+        let echoes: Vec<&Echo> = suspicions
+            .iter()
+            .filter_map(|s| match s {
+                Suspicion::Echo(e) if e.op.line == hunk.line => Some(e),
+                _ => None,
+            })
+            .collect();
+        if !echoes.is_empty() {
+            out.extend(echo::readings(hunk, &echoes, live));
+        }
+        let body = match &hunk.kind {
+            crate::hunk::HunkKind::Replace { body, .. } => body,
+            _ => continue,
+        };
+        for suspicion in suspicions {
+            let slip = match suspicion {
+                Suspicion::Shift(s) if s.op.line == hunk.line => Slip::Shift(s.clone()),
+                Suspicion::DroppedEdge(d) if d.op.line == hunk.line => Slip::DroppedEdge(d.clone()),
+                _ => continue,
+            };
+            out.push(slip::reading(&slip, body));
+        }
+    }
+    out
+}
+
+/// The op whose placed rows lie nearest to post-edit `line`.
+pub(crate) fn nearest_op(placed: &[Placed], hunks: &[Hunk], line: usize) -> Option<OpRef> {
+    let distance = |p: &Placed| {
+        let last = p.first + p.rows.saturating_sub(1);
+        if line < p.first {
+            p.first - line
+        } else {
+            line.saturating_sub(last)
+        }
+    };
+    let best = placed.iter().min_by_key(|p| distance(p))?;
+    hunks.iter().find(|h| h.line == best.line).map(OpRef::of)
+}
+
+/// The post-edit lines worth showing for `suspicions`: each suspect op's
+/// rows, and the syntax error's line.
+pub(crate) fn focus(suspicions: &[Suspicion], placed: &[Placed]) -> Vec<usize> {
+    let mut lines = Vec::new();
+    for suspicion in suspicions {
+        if let Suspicion::BrokenSyntax(b) = suspicion {
+            lines.push(b.line);
+        }
+        if let Some(op) = suspicion.op_line() {
+            for p in placed.iter().filter(|p| p.line == op) {
+                lines.extend(p.first..p.first + p.rows.max(1));
+            }
+        }
+    }
+    lines
+}
