@@ -55,15 +55,48 @@ pub fn success(outcome: Outcome, shape: StructuredContent) -> CallToolResult {
     result
 }
 
-/// A failed call: `isError` with the message the CLI prints, and the
-/// failure's kind in `_meta` (and in structured content, when asked for).
-pub fn failure(kind: ErrorKind, message: String, shape: StructuredContent) -> CallToolResult {
+/// How a client shows the model a result flagged `isError`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Errors {
+    /// Its text, as for any result: failures are flagged `isError`.
+    Flagged,
+    /// Wrapped: Gemini CLI turns every `isError` result into one string
+    /// quoting the request and the whole response as JSON, so the model
+    /// would read the live snapshot's rows JSON-escaped (`\n`, `\t`, `\"`),
+    /// and copy the escapes into its next document. For such a client a
+    /// failure is sent unflagged: the text says that nothing was written,
+    /// and the kind still rides in `_meta`.
+    Unflagged,
+}
+
+impl Errors {
+    /// What the client named in `initialize` needs.
+    pub fn for_client(info: Option<&rmcp::model::ClientConfig>) -> Errors {
+        match info {
+            Some(info) if info.client_info.name.starts_with("gemini-cli") => Errors::Unflagged,
+            _ => Errors::Flagged,
+        }
+    }
+}
+
+/// A failed call: the message the CLI prints, flagged `isError` (unless the
+/// client wraps such results, see [`Errors`]), and the failure's kind in
+/// `_meta` (and in structured content, when asked for).
+pub fn failure(
+    kind: ErrorKind,
+    message: String,
+    shape: StructuredContent,
+    errors: Errors,
+) -> CallToolResult {
     let data = json!({ "kind": kind.name() });
     let structured_content = match shape {
         StructuredContent::Off => None,
         StructuredContent::On => Some(with_text(data.clone(), &message)),
     };
-    let mut result = CallToolResult::error(vec![ContentBlock::text(message)]);
+    let mut result = match errors {
+        Errors::Flagged => CallToolResult::error(vec![ContentBlock::text(message)]),
+        Errors::Unflagged => CallToolResult::success(vec![ContentBlock::text(message)]),
+    };
     result.meta = Some(facts(data));
     result.structured_content = structured_content;
     result
@@ -121,6 +154,7 @@ mod tests {
             ErrorKind::StaleTag,
             "a.txt: snapshot tag 1234 is stale".into(),
             StructuredContent::Off,
+            Errors::Flagged,
         ));
         assert_eq!(value["isError"], json!(true));
         assert_eq!(
@@ -135,6 +169,25 @@ mod tests {
     }
 
     #[test]
+    fn clients_that_wrap_flagged_errors_get_them_unflagged() {
+        let value = wire(&failure(
+            ErrorKind::StaleTag,
+            "a.txt: stale\n[a.txt#1234]\n1:x".into(),
+            StructuredContent::Off,
+            Errors::Unflagged,
+        ));
+        assert!(value.get("isError").is_none() || value["isError"] == json!(false));
+        assert_eq!(
+            value["content"][0]["text"],
+            "a.txt: stale\n[a.txt#1234]\n1:x"
+        );
+        assert_eq!(
+            value["_meta"],
+            json!({"io.github.hashedit/result": {"kind": "stale_tag"}})
+        );
+    }
+
+    #[test]
     fn structured_content_on_request_includes_the_text() {
         let outcome = Outcome::new("1 file", json!({"count": 1}));
         let value = wire(&success(outcome, StructuredContent::On));
@@ -146,6 +199,7 @@ mod tests {
             ErrorKind::ParseError,
             "bad".into(),
             StructuredContent::On,
+            Errors::Flagged,
         ));
         assert_eq!(
             value["structuredContent"],

@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use hashedit_tools::workspace::Workspace;
 use rmcp::RoleServer;
-use rmcp::model::Root;
+use rmcp::model::{ProtocolVersion, Root};
 use rmcp::service::Peer;
 use tokio::sync::Mutex;
 
@@ -68,10 +68,20 @@ impl Roots {
         &self.given
     }
 
-    /// The workspace for a call from `peer`: the fixed root, or the
-    /// client's, fetched first if it is not known yet.
-    pub(crate) async fn workspace(&self, peer: &Peer<RoleServer>) -> Arc<Workspace> {
-        if self.policy == RootPolicy::Fixed {
+    /// The workspace for a call from `peer` (whose request named protocol
+    /// `revision`, when it carries per-request metadata): the fixed root,
+    /// or the client's, fetched first if it is not known yet. A 2026-07-28
+    /// session has no roots to ask for (the revision deprecates them, and
+    /// Claude Code, which speaks it, never answers `roots/list`), so it
+    /// gets the given workspace at once.
+    pub(crate) async fn workspace(
+        &self,
+        peer: &Peer<RoleServer>,
+        revision: Option<ProtocolVersion>,
+    ) -> Arc<Workspace> {
+        if self.policy == RootPolicy::Fixed
+            || revision.is_some_and(|r| r >= ProtocolVersion::V_2026_07_28)
+        {
             return self.given.clone();
         }
         // Held across the fetch: concurrent first calls wait for one answer.

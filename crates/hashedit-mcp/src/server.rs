@@ -24,7 +24,7 @@ use tokio_util::sync::CancellationToken;
 use crate::ServerOptions;
 use crate::arguments::parse_arguments;
 use crate::catalog::{GUIDE, GUIDE_PROMPT, ToolName, instructions, tool_definitions};
-use crate::result::{failure, success};
+use crate::result::{Errors, failure, success};
 use crate::roots::Roots;
 
 /// Protocol revisions this server speaks, oldest first. 2025-11-25 and
@@ -166,7 +166,8 @@ impl HashEditServer {
         arguments: Option<&JsonObject>,
     ) -> Result<CallToolResult, ErrorData> {
         let ws = self.shared.roots.given().clone();
-        self.run_call(ws, name, arguments, CancelToken::new()).await
+        self.run_call(ws, name, arguments, CancelToken::new(), Errors::Flagged)
+            .await
     }
 
     /// Checks and runs one call in `ws`, stopping a search when `cancel` is
@@ -177,8 +178,10 @@ impl HashEditServer {
         name: &str,
         arguments: Option<&JsonObject>,
         cancel: CancelToken,
+        errors: Errors,
     ) -> Result<CallToolResult, ErrorData> {
         let shape = self.shared.options.structured_content;
+        let failure = |kind, message| failure(kind, message, shape, errors);
         let Some(tool) = ToolName::parse(name) else {
             return Err(self.unknown_tool(name));
         };
@@ -190,12 +193,11 @@ impl HashEditServer {
                      --read-only), so it offers only read_file, grep, glob and list_dir; nothing \
                      was written"
                 ),
-                shape,
             ));
         }
         let call = match Call::parse(tool, arguments) {
             Ok(call) => call,
-            Err(message) => return Ok(failure(ErrorKind::InvalidArguments, message, shape)),
+            Err(message) => return Ok(failure(ErrorKind::InvalidArguments, message)),
         };
         let shared = self.shared.clone();
         let joined = tokio::task::spawn_blocking(move || {
@@ -210,7 +212,7 @@ impl HashEditServer {
         .await;
         match joined {
             Ok(Ok(outcome)) => Ok(success(outcome, shape)),
-            Ok(Err(error)) => Ok(failure(error.kind, error.message, shape)),
+            Ok(Err(error)) => Ok(failure(error.kind, error.message)),
             Err(join) => Err(ErrorData::internal_error(
                 format!("{name} failed inside the server ({join}); please report this bug"),
                 None,
@@ -375,7 +377,7 @@ impl ServerHandler for HashEditServer {
         // Fetch the client's roots now, so the first call need not wait.
         let server = self.clone();
         tokio::spawn(async move {
-            server.shared.roots.workspace(&context.peer).await;
+            server.shared.roots.workspace(&context.peer, None).await;
         });
     }
 
@@ -401,7 +403,12 @@ impl ServerHandler for HashEditServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let ws = self.shared.roots.workspace(&context.peer).await;
+        let ws = self
+            .shared
+            .roots
+            .workspace(&context.peer, context.meta.protocol_version())
+            .await;
+        let errors = Errors::for_client(context.peer.peer_info().as_deref());
         let cancel = CancelToken::new();
         let bridge = bridge_cancellation(
             context.ct.clone(),
@@ -413,7 +420,13 @@ impl ServerHandler for HashEditServer {
             .get_progress_token()
             .map(|token| report_progress(context.peer.clone(), token, request.name.to_string()));
         let result = self
-            .run_call(ws, &request.name, request.arguments.as_ref(), cancel)
+            .run_call(
+                ws,
+                &request.name,
+                request.arguments.as_ref(),
+                cancel,
+                errors,
+            )
             .await;
         bridge.abort();
         if let Some(progress) = progress {
