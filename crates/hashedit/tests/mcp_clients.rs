@@ -13,32 +13,17 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::{Value, json};
 
+mod common;
+
+use common::{missing, peers_dir, repo};
+
 const BINARY: &str = env!("CARGO_BIN_EXE_hashedit");
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// Says a peer is missing: fails under `HASHEDIT_REQUIRE_PEERS=1`, else
-/// prints a notice the test log cannot hide.
-fn missing(peer: &str, why: &str) {
-    let required = std::env::var("HASHEDIT_REQUIRE_PEERS").is_ok_and(|v| v == "1");
-    assert!(
-        !required,
-        "{peer} is required (HASHEDIT_REQUIRE_PEERS=1) but {why}; run scripts/install-peers"
-    );
-    eprintln!(
-        "\n========================================================================\n\
-         SKIPPED: {peer} not installed ({why}); run scripts/install-peers\n\
-         ========================================================================\n"
-    );
-}
 
 /// A Python interpreter that can `import mcp`.
 fn python() -> Option<PathBuf> {
     let python = std::env::var_os("HASHEDIT_PYTHON")
         .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join("target/peers/venv/bin/python"));
+        .unwrap_or_else(|| peers_dir().join("venv/bin/python"));
     let works = Command::new(&python)
         .args(["-c", "import mcp"])
         .stdout(Stdio::null())
@@ -61,8 +46,8 @@ fn inspector() -> Option<(PathBuf, PathBuf)> {
     let script = std::env::var_os("HASHEDIT_INSPECTOR")
         .map(PathBuf::from)
         .unwrap_or_else(|| {
-            repo().join(
-                "target/peers/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js",
+            peers_dir().join(
+                "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js",
             )
         });
     let node = std::env::var_os("HASHEDIT_NODE")
