@@ -167,7 +167,23 @@ pub fn run() -> ExitCode {
         structured_content,
     } = cli.command
     {
-        return run_mcp(&cli, read_only, structured_content);
+        let options = hashedit_mcp::ServerOptions {
+            read_only,
+            structured_content: if structured_content {
+                hashedit_mcp::StructuredContent::On
+            } else {
+                hashedit_mcp::StructuredContent::Off
+            },
+            // An explicit --root wins over whatever the client says.
+            roots: if cli.root.is_some() {
+                hashedit_mcp::RootPolicy::Fixed
+            } else {
+                hashedit_mcp::RootPolicy::Client
+            },
+            blocks: Some(std::sync::Arc::new(hashedit_blocks::TreeSitterBlocks::new())),
+            ..hashedit_mcp::ServerOptions::default()
+        };
+        return run_mcp(&cli, options);
     }
     let json_output = cli.json;
     match execute(cli) {
@@ -217,7 +233,7 @@ fn workspace(cli: &Cli) -> Result<Workspace, String> {
 
 /// `hashedit mcp`: serves MCP on stdio until stdin closes. The tokio
 /// runtime exists only for this subcommand.
-fn run_mcp(cli: &Cli, read_only: bool, structured_content: bool) -> ExitCode {
+fn run_mcp(cli: &Cli, options: hashedit_mcp::ServerOptions) -> ExitCode {
     let fail = |message: String| {
         let _ = writeln!(std::io::stderr(), "hashedit: {message}");
     };
@@ -237,22 +253,6 @@ fn run_mcp(cli: &Cli, read_only: bool, structured_content: bool) -> ExitCode {
             fail(format!("cannot start the async runtime: {e}"));
             return ExitCode::from(EXIT_TOOL_ERROR);
         }
-    };
-    let options = hashedit_mcp::ServerOptions {
-        read_only,
-        blocks: Some(std::sync::Arc::new(hashedit_blocks::TreeSitterBlocks::new())),
-        structured_content: if structured_content {
-            hashedit_mcp::StructuredContent::On
-        } else {
-            hashedit_mcp::StructuredContent::Off
-        },
-        // An explicit --root wins over whatever the client says.
-        roots: if cli.root.is_some() {
-            hashedit_mcp::RootPolicy::Fixed
-        } else {
-            hashedit_mcp::RootPolicy::Client
-        },
-        ..hashedit_mcp::ServerOptions::default()
     };
     let served = runtime.block_on(hashedit_mcp::serve_stdio(ws, options));
     // Tool calls still running finish on their own (writes are atomic);
