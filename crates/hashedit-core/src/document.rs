@@ -69,6 +69,39 @@ pub struct Op {
     pub line: usize,
     /// What the op does.
     pub kind: OpKind,
+    /// Rows that look pasted from a diff or a read, which the edit checks
+    /// against the snapshot before it repairs them (FORMAT.md §7.6).
+    pub pasted: Option<Pasted>,
+}
+
+/// A body that looks pasted, as the parser found it. Whether it is
+/// repaired depends on the snapshot the section names, which the parser
+/// does not see: the edit pipeline decides, and fails with `refusal` (the
+/// error the parser would have given, with its fix) when the repair cannot
+/// be verified.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Pasted {
+    /// `-old` rows among the `+` rows, as a unified diff shows them; the
+    /// op's body holds only the `+` rows. Repaired when the `-` rows equal
+    /// the replaced lines, in order.
+    MinusRows {
+        /// Each `-` row's document line and text without its `-`.
+        rows: Vec<(usize, String)>,
+        /// The refusal when they do not.
+        refusal: Box<crate::parse::ParseError>,
+    },
+    /// Every body row starts with `N:` and the numbers count up from the
+    /// op's first line, as read output shows rows; the op's body holds the
+    /// rows as written. Repaired when the numbers are exactly the replaced
+    /// lines' and those lines do not themselves start with them.
+    Numbered {
+        /// The rows without their `N:` prefixes.
+        stripped: Vec<String>,
+        /// The first number.
+        first: usize,
+        /// The refusal when the numbers do not fit.
+        refusal: Box<crate::parse::ParseError>,
+    },
 }
 
 /// The ops of the grammar.

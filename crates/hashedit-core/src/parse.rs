@@ -18,7 +18,8 @@ use std::collections::hash_map::Entry;
 use std::fmt;
 
 use crate::document::{
-    Document, Gap, LineRange, MAX_REGISTER_NAME, Op, OpKind, Register, Section, Target, Warning,
+    Document, Gap, LineRange, MAX_REGISTER_NAME, Op, OpKind, Pasted, Register, Section, Target,
+    Warning,
 };
 use crate::tag::SnapshotTag;
 
@@ -282,8 +283,9 @@ impl fmt::Display for Problem {
                 "a section header stands alone on its line: [path#TAG], nothing before or after it"
             }
             Problem::NumberedBody => {
-                "every body row starts with its line number, as copied from a read (N:text); a + row holds only the line's text \
-                 (if the text really starts that way, include one more unchanged line in the op, retyped, so the numbers no longer count up)"
+                "every body row starts with its line number, as copied from a read (N:text), and the numbers are not the \
+                 replaced lines'; a + row holds only the line's text (if the text really starts that way, send the document \
+                 again with force set: the rows are then written as sent)"
             }
         };
         f.write_str(text)
@@ -470,24 +472,23 @@ impl Parser {
 
     fn run(mut self, input: &str) -> Result<Document, ParseError> {
         let input = input.strip_prefix('\u{FEFF}').unwrap_or(input);
-        // product.md §4: fences are errors that show the exact fix, never
-        // silently stripped. The fix is the document's own first line
-        // (its header), which is where the plain document starts.
-        if let Some((open, close)) = outer_fence(input) {
-            let opener = input.lines().nth(open - 1).unwrap_or_default();
-            let first = input
-                .lines()
-                .skip(open)
-                .find(|l| !l.trim().is_empty())
-                .map(|l| l.trim_end_matches('\r').to_owned());
-            return Err(err(
+        // A Markdown fence around the whole document is never content (a
+        // body row that is a fence is written `+```), so the fence lines
+        // are read as blank lines: every other line keeps its number.
+        let fence = outer_fence(input);
+        if let Some((open, close)) = fence {
+            self.warn(
                 open,
-                opener.trim_end_matches('\r'),
-                Problem::OuterFence { close },
-                first,
-            ));
+                format!(
+                    "read the document without the Markdown code fence around it (lines {open} and \
+                     {close}); send it as plain text, starting with its header"
+                ),
+            );
         }
-        let mut lines = input.lines().enumerate();
+        let mut lines = input.lines().enumerate().map(|(index, raw)| {
+            let fenced = fence.is_some_and(|(open, close)| index + 1 == open || index + 1 == close);
+            (index, if fenced { "" } else { raw })
+        });
         while let Some((index, raw)) = lines.next() {
             // `lines` keeps a lone CR at the very end; rows never end in one.
             let raw = raw.strip_suffix('\r').unwrap_or(raw);
@@ -689,6 +690,7 @@ impl Parser {
         let Some(open) = self.open.take() else {
             return Ok(());
         };
+        let mut pasted = None;
         if let Some((line, text)) = open.minus_rows.first() {
             // The op as it reads without the `-` rows, if it keeps a body;
             // a body of `-` rows only reads as a deletion.
@@ -697,11 +699,36 @@ impl Parser {
                 (PutTarget::Replace(target), true) => Some(format!("CUT {}", target.canonical())),
                 (PutTarget::Insert(_), true) => None,
             };
-            return Err(err(*line, text, Problem::BareRow(RowShape::DiffMinus), fix));
-        }
-        if let Some(stripped) = numbered_body(open.target, &open.body) {
+            let refusal = err(*line, text, Problem::BareRow(RowShape::DiffMinus), fix);
+            // Only a line range names lines the `-` rows can be checked
+            // against; anything else is refused here.
+            match (open.target, open.body.is_empty()) {
+                (PutTarget::Replace(Target::Lines(_)), false) => {
+                    let rows = open
+                        .minus_rows
+                        .iter()
+                        .map(|(line, text)| (*line, text[1..].to_string()))
+                        .collect();
+                    pasted = Some(Pasted::MinusRows {
+                        rows,
+                        refusal: Box::new(refusal),
+                    });
+                }
+                _ => return Err(refusal),
+            }
+        } else if let Some(stripped) = numbered_body(open.target, &open.body) {
             let fix = corrected_op(open.target, &stripped);
-            return Err(err(open.line, &open.text, Problem::NumberedBody, Some(fix)));
+            let refusal = err(open.line, &open.text, Problem::NumberedBody, Some(fix));
+            match open.target {
+                PutTarget::Replace(Target::Lines(range)) => {
+                    pasted = Some(Pasted::Numbered {
+                        stripped,
+                        first: range.start,
+                        refusal: Box::new(refusal),
+                    });
+                }
+                _ => return Err(refusal),
+            }
         }
         if open.body.is_empty() {
             let fix = match open.target {
@@ -720,13 +747,17 @@ impl Parser {
                 body: open.body,
             },
         };
-        self.push_op(open.line, kind);
+        self.push_pasted_op(open.line, kind, pasted);
         Ok(())
     }
 
     fn push_op(&mut self, line: usize, kind: OpKind) {
+        self.push_pasted_op(line, kind, None);
+    }
+
+    fn push_pasted_op(&mut self, line: usize, kind: OpKind, pasted: Option<Pasted>) {
         if let Some(section) = &mut self.current {
-            section.ops.push(Op { line, kind });
+            section.ops.push(Op { line, kind, pasted });
         }
     }
 

@@ -65,7 +65,7 @@ const CATALOGUE: &[Intended] = &[
     },
     Intended {
         name: "diff_minus_rows",
-        reason: "product.md §4: diff `-` rows are errors; omp keeps them as bullets or drops them as old rows",
+        reason: "product.md §4 and FORMAT.md §7.6: diff `-` rows are dropped when they are exactly the replaced lines (verified against the snapshot, with a warning), else refused with the op without them; omp keeps them as bullets or drops them as old rows whatever they say",
     },
     Intended {
         name: "pasted_rows",
@@ -141,11 +141,11 @@ const CATALOGUE: &[Intended] = &[
     },
     Intended {
         name: "numbered_rows",
-        reason: "product.md §4: body rows numbered as a read prints them (`+12:text`) are refused with the rows unnumbered as the fix; omp writes the numbers into the file",
+        reason: "product.md §4 and FORMAT.md §7.6: body rows numbered as a read prints them (`+12:text`) lose their numbers when those are exactly the replaced lines' (verified against the snapshot, with a warning), else are refused with the rows unnumbered as the fix; omp writes the numbers into the file",
     },
     Intended {
         name: "outer_fence",
-        reason: "product.md §4: a Markdown code fence around the whole document is an error whose fix is the document's own header to start from; omp refuses it too, with no fix (same outcome, pinned so the fix stays)",
+        reason: "FORMAT.md §5.7: a Markdown code fence around the whole document is read without its two fence lines, with a warning (a bare fence line can never be content); omp refuses the document",
     },
     Intended {
         name: "lone_cr_refused",
@@ -2207,11 +2207,21 @@ const LISTED: &[Listed] = &[
     Listed {
         category: "diff_minus_rows",
         file: b"a\nb\nc\n",
-        doc: "[a.txt#{TAG}]\nPUT 2:\n-b\n+B\n",
+        doc: "[a.txt#{TAG}]\nPUT 2:\n-x\n+B\n",
         omp: Pinned::Writes(b"a\nB\nc\n", Some("Ignored unified-diff `-old` row(s)")),
         ours: Pinned::Refuses(
             Some(ErrorKind::ParseError),
-            "diff '-' rows are not part of the format: delete lines with CUT N.=M, or write '+-…' for a line that starts with '-'\n  3 | -b\ntry:\n  PUT 2:\n  +B\n",
+            "diff '-' rows are not part of the format: delete lines with CUT N.=M, or write '+-…' for a line that starts with '-'\n  3 | -x\ntry:\n  PUT 2:\n  +B\n",
+        ),
+    },
+    Listed {
+        category: "diff_minus_rows",
+        file: b"a\nb\nc\n",
+        doc: "[a.txt#{TAG}]\nPUT 2:\n-b\n+B\n",
+        omp: Pinned::Writes(b"a\nB\nc\n", Some("Ignored unified-diff `-old` row(s)")),
+        ours: Pinned::Writes(
+            b"a\nB\nc\n",
+            Some("the - rows restate line 2, which the op replaces"),
         ),
     },
     Listed {
@@ -2219,10 +2229,7 @@ const LISTED: &[Listed] = &[
         file: b"a\nb\nc\n",
         doc: "[a.txt#{TAG}]\nPUT 2:\n+2:B\n",
         omp: Pinned::Writes(b"a\n2:B\nc\n", None),
-        ours: Pinned::Refuses(
-            Some(ErrorKind::ParseError),
-            "every body row starts with its line number, as copied from a read (N:text); a + row holds only the line's text (if the text really starts that way, include one more unchanged line in the op, retyped, so the numbers no longer count up)\n  2 | PUT 2:\ntry:\n  PUT 2:\n  +B\n",
-        ),
+        ours: Pinned::Writes(b"a\nB\nc\n", Some("the numbers were left out")),
     },
     Listed {
         category: "bare_rows",
@@ -2307,9 +2314,9 @@ const LISTED: &[Listed] = &[
         file: b"a\nb\nc\n",
         doc: "```\n[a.txt#{TAG}]\nPUT 2:\n+B\n```\n",
         omp: Pinned::Refuses(None, "input must begin with \"[PATH#HASH]\""),
-        ours: Pinned::Refuses(
-            Some(ErrorKind::ParseError),
-            "send it as plain text without both fence lines, starting with its header\n  1 | ```\ntry: [a.txt#",
+        ours: Pinned::Writes(
+            b"a\nB\nc\n",
+            Some("read the document without the Markdown code fence around it"),
         ),
     },
     Listed {

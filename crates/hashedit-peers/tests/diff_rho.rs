@@ -104,7 +104,7 @@ const CATALOGUE: &[Intended] = &[
     },
     Intended {
         name: "numbered_rows",
-        reason: "product.md §4: body rows numbered as a read prints them (`+12:text`, counting up from the op's own line) are refused with the rows unnumbered as the fix; Rho writes the numbers into the file. Checked: the op our refusal names is the first the restated rule flags, and the document with the numbers taken off must then agree or be explained",
+        reason: "product.md §4: body rows numbered as a read prints them (`+12:text`, counting up from the op's own line) are repaired when the numbers are exactly the replaced lines' (FORMAT.md §7.6), else refused with the rows unnumbered as the fix; Rho writes the numbers into the file. Checked: the op our refusal names is the first the restated rule flags, and the document with the numbers taken off must then agree or be explained",
     },
     Intended {
         name: "failure_prose",
@@ -521,9 +521,10 @@ impl DocModel {
     /// the first op of the document whose rows the rule flags. Returns the
     /// document with the numbers taken off every flagged op's rows.
     fn numbered_refusal(&self, refusal: &str) -> Result<DocModel, String> {
+        // The refusal may be a section failure, after the file's path.
         let named = refusal
-            .strip_prefix("edit document line ")
-            .and_then(|rest| rest.split_once(':'))
+            .split_once("edit document line ")
+            .and_then(|(_, rest)| rest.split_once(':'))
             .and_then(|(line, _)| line.parse::<usize>().ok())
             .ok_or("we refused numbered rows without naming the document line")?;
         let (_, positions) = self.render_with_positions(false);
@@ -710,6 +711,14 @@ fn numbered_rows(op: &Op) -> Option<Vec<String>> {
         }
         next = Some(number + 1);
         stripped.push(rest.to_string());
+    }
+    // Rows numbered exactly with the lines a replacement names are
+    // repaired, not refused (when the file's own lines do not start with
+    // their numbers, which the generated files never do).
+    if let Op::Replace { start, end, .. } = op
+        && body.len() == end - start + 1
+    {
+        return None;
     }
     next.map(|_| stripped)
 }
@@ -2100,16 +2109,25 @@ fn restated_numbered_rule_matches_our_refusals() {
     let rows = |r: &[&str]| r.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     let file = b"one\ntwo\nthree\nfour\n";
     let tag = TagScheme::Rho.tag_of(file).to_string();
+    // Numbered exactly with the replaced lines: repaired (with a warning).
+    let ours = Ours::new(TagScheme::Rho);
+    put_file(ours.root(), "a.txt", file);
+    let reply = ours.edit(&format!("[a.txt#{tag}]\nPUT 2.=3:\n+2:TWO\n+3:THREE\n"));
+    assert_eq!(reply.class, Class::Ok, "{}", reply.text);
+    assert_eq!(
+        get_file(ours.root(), "a.txt").unwrap(),
+        b"one\nTWO\nTHREE\nfour\n"
+    );
     for (doc_ops, op, flagged) in [
         (
-            "PUT 2.=3:\n+2:TWO\n+3:THREE",
+            "PUT 2.=3:\n+2:TWO\n+3:THREE\n+4:X",
             Op::Replace {
                 start: 2,
                 end: 3,
-                body: rows(&["2:TWO", "3:THREE"]),
+                body: rows(&["2:TWO", "3:THREE", "4:X"]),
                 spell: Spell::DotEq,
             },
-            Some(rows(&["TWO", "THREE"])),
+            Some(rows(&["TWO", "THREE", "X"])),
         ),
         // Numbers that do not start at the op's line are content.
         (
@@ -2171,9 +2189,9 @@ fn restated_numbered_rule_matches_our_refusals() {
         if flagged.is_some() {
             assert_eq!(reply.class, Class::Parse, "{doc_ops}: {}", reply.text);
             assert!(
-                reply.text.starts_with(
-                    "edit document line 2: every body row starts with its line number"
-                ),
+                reply
+                    .text
+                    .contains("edit document line 2: every body row starts with its line number"),
                 "{doc_ops}: {}",
                 reply.text
             );

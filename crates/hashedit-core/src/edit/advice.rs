@@ -12,6 +12,7 @@ use crate::lower::LowerNote;
 use crate::tag::SnapshotTag;
 
 use super::guard::Suspicion;
+use super::repair::Repair;
 
 /// One finding about an applied section.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,6 +32,9 @@ pub enum Advice {
     Lowering(LowerNote),
     /// What a guard found, written as sent because the author forced it.
     Forced(Suspicion),
+    /// Rows pasted from a diff or a read, repaired after the snapshot
+    /// proved what they meant.
+    Repaired(Repair),
     /// Every body equals the lines it replaces: nothing changes.
     Unchanged,
 }
@@ -56,6 +60,7 @@ impl fmt::Display for Advice {
             ),
             Advice::Lowering(note) => write!(f, "{note}"),
             Advice::Forced(suspicion) => f.write_str(&suspicion.written()),
+            Advice::Repaired(repair) => write!(f, "{repair}"),
             Advice::Unchanged => f.write_str(
                 "the edit leaves the file exactly as it was (each body equals the lines it replaces); \
                  nothing was written to it",

@@ -9,6 +9,7 @@ use std::fmt;
 
 use crate::document::{Gap, OpKind, Section, Target};
 use crate::lower::LowerError;
+use crate::parse::ParseError;
 use crate::plan::PlanError;
 use crate::rebase::RebaseRefusal;
 use crate::tag::SnapshotTag;
@@ -57,6 +58,9 @@ pub enum EditFailure {
     /// A guard found ops that would likely write a file the author did not
     /// mean (the indentation, echo, shift, elision and syntax guards).
     Refused(Box<Refusal>),
+    /// Rows that look pasted from a diff or a read, which the snapshot does
+    /// not prove: the parser's error, with its fix.
+    UnverifiedPaste(Box<ParseError>),
 }
 
 /// A failed section: what went wrong and the live snapshot to retry from.
@@ -109,6 +113,7 @@ impl fmt::Display for EditFailure {
             EditFailure::Lower(e) => write!(f, "{e}; nothing was written"),
             EditFailure::Plan(e) => write!(f, "{e}; nothing was written"),
             EditFailure::Refused(refusal) => write!(f, "{refusal}"),
+            EditFailure::UnverifiedPaste(e) => write!(f, "{e}\nNothing was written."),
         }
     }
 }

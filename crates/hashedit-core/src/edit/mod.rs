@@ -27,6 +27,7 @@ mod history;
 mod indent;
 mod neighbours;
 mod reading;
+mod repair;
 mod report;
 mod slip;
 
@@ -49,6 +50,7 @@ pub use guard::{Guards, Refusal, Suspicion, SyntaxBreak};
 pub use history::{NoHistory, SnapshotHistory, TagCheck};
 pub use indent::{Indent, IndentMismatch};
 pub use reading::{Reading, ReadingKind};
+pub use repair::Repair;
 pub use report::MAX_SUMMARY_PARTS;
 pub use slip::{DroppedEdge, Shift};
 
@@ -177,9 +179,12 @@ pub fn edit_file(
         if history.check(base) == TagCheck::Collision {
             return Err(file.fail(EditFailure::CollidingSnapshot { tag: base.tag }));
         }
-        let lowered = lower_with(section, &live, &mut index, registers)
+        let (section, repairs) = repair::verify(section, &live, settings.guards)
+            .map_err(|e| file.fail(EditFailure::UnverifiedPaste(e)))?;
+        let lowered = lower_with(&section, &live, &mut index, registers)
             .map_err(|e| file.fail(EditFailure::Lower(e)))?;
-        return finish(&file, settings, lowered, &mut index, None);
+        let notes = repairs.into_iter().map(Advice::Repaired).collect();
+        return finish(&file, settings, lowered, &mut index, notes);
     }
     let stale = EditFailure::StaleTag {
         expected: section.tag,
@@ -195,8 +200,10 @@ pub fn edit_file(
     let Ok(served_text) = Text::decode(&served) else {
         return Err(file.fail(stale));
     };
+    let (section, repairs) = repair::verify(section, &served_text, settings.guards)
+        .map_err(|e| file.fail(EditFailure::UnverifiedPaste(e)))?;
     let mut served_index = LazyIndex::new(settings.blocks, input.display, served_text.body());
-    let mut lowered = lower_with(section, &served_text, &mut served_index, registers)
+    let mut lowered = lower_with(&section, &served_text, &mut served_index, registers)
         .map_err(|e| file.fail(EditFailure::Lower(e)))?;
     let rebased =
         rebase(&lowered.hunks, &served_text, &live, settings.rebase).map_err(|reason| {
@@ -207,12 +214,13 @@ pub fn edit_file(
             })
         })?;
     lowered.hunks = rebased.hunks;
-    let note = Advice::Rebased {
+    let mut notes = vec![Advice::Rebased {
         from: section.tag,
         to: base.tag,
         shift: rebased.shift,
-    };
-    finish(&file, settings, lowered, &mut index, Some(note))
+    }];
+    notes.extend(repairs.into_iter().map(Advice::Repaired));
+    finish(&file, settings, lowered, &mut index, notes)
 }
 
 /// The live file a section is applied to.
@@ -253,11 +261,11 @@ fn finish(
     settings: &EditSettings,
     lowered: Lowered,
     live_index: &mut LazyIndex,
-    note: Option<Advice>,
+    notes: Vec<Advice>,
 ) -> Result<FileEdit, Box<FileEditError>> {
     let input = file.input;
     let summary = report::summary_line(&lowered.summary);
-    let mut advice: Vec<Advice> = note.into_iter().collect();
+    let mut advice = notes;
     advice.extend(lowered.notes.iter().cloned().map(Advice::Lowering));
     if lowered.file_op == Some(FileOp::Remove) {
         return Ok(FileEdit {

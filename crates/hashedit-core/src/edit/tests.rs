@@ -350,3 +350,78 @@ fn tabs_that_are_syntax_or_data_are_not_indentation() {
     // The same rows in a source file are refused.
     assert!(edit_as("m.py", makefile, recipe).is_err());
 }
+
+#[test]
+fn a_diff_pasted_as_a_body_is_repaired_when_its_minus_rows_are_the_replaced_lines() {
+    let file = "a\nold one\nold two\nd\n";
+    let out = edit(file, "PUT 2.=3:\n-old one\n-old two\n+new one\n+new two").unwrap();
+    assert_eq!(out.bytes, b"a\nnew one\nnew two\nd\n");
+    assert_eq!(
+        said(&out),
+        [
+            "PUT 2.=3: (document line 2): the - rows restate lines 2-3, which the op replaces, as a \
+          diff shows them; they were left out (body rows start with +, and only the new lines are \
+          written)"
+        ]
+    );
+    // Trailing whitespace aside, as tags ignore it.
+    assert!(edit(file, "PUT 2:\n-old one  \n+new").is_ok());
+    // `-` rows that are not the replaced lines: refused as the parser
+    // would, with the op without them and a live snapshot.
+    let error = edit(file, "PUT 2.=3:\n-old one\n-something else\n+new").unwrap_err();
+    assert!(matches!(error.failure, EditFailure::UnverifiedPaste(_)));
+    let tag = TagScheme::Rho.tag_of(file.as_bytes());
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "f.go: edit document line 3: diff '-' rows are not part of the format: delete lines with \
+             CUT N.=M, or write '+-…' for a line that starts with '-'\n  3 | -old one\ntry:\n  \
+             PUT 2.=3:\n  +new\nNothing was written.\n\nLive snapshot (copy this header and these \
+             line numbers to retry):\n[f.go#{tag}]\n1:a\n2:old one\n3:old two\n4:d"
+        )
+    );
+    // Fewer `-` rows than replaced lines prove nothing either.
+    assert!(edit(file, "PUT 2.=3:\n-old one\n+new").is_err());
+}
+
+#[test]
+fn rows_pasted_with_their_read_numbers_are_repaired_when_they_number_the_replaced_lines() {
+    let file = "a\nb\nc\nd\n";
+    let out = edit(file, "PUT 2.=3:\n+2:B\n+3:C").unwrap();
+    assert_eq!(out.bytes, b"a\nB\nC\nd\n");
+    assert_eq!(
+        said(&out),
+        [
+            "PUT 2.=3: (document line 2): every row started with its number as a read shows lines \
+          2-3 (N:text); the numbers were left out (a + row holds only the line's text)"
+        ]
+    );
+    // More rows than lines: the numbers are not the replaced lines'.
+    let error = edit(file, "PUT 2.=3:\n+2:B\n+3:C\n+4:X").unwrap_err();
+    assert!(matches!(error.failure, EditFailure::UnverifiedPaste(_)));
+    assert!(
+        error
+            .to_string()
+            .contains("send the document again with force set: the rows are then written as sent"),
+        "{error}"
+    );
+    // With force, they are written as sent: a row that starts with its own
+    // number can always be written.
+    assert_eq!(
+        forced_as("f.go", file, "PUT 2.=3:\n+2:B\n+3:C").bytes,
+        b"a\n2:B\n3:C\nd\n"
+    );
+}
+
+#[test]
+fn a_file_whose_lines_start_with_their_numbers_keeps_numbered_rows_literal() {
+    // opencrabs #573: line 2's real text is `2:b`; replacing it with `2:c`
+    // must write `2:c`, not `c`.
+    let file = "1:a\n2:b\n3:c\n";
+    assert_eq!(
+        edit(file, "PUT 2:\n+2:c").unwrap().bytes,
+        b"1:a\n2:c\n3:c\n"
+    );
+    let out = edit(file, "PUT 2:\n+2:c").unwrap();
+    assert!(out.advice.is_empty(), "{:?}", out.advice);
+}

@@ -274,8 +274,14 @@ fn rows_without_plus_are_errors_never_content() {
         (4, Problem::BareRow(RowShape::Plain))
     );
     assert_eq!(e.fix.as_deref(), Some("+b"));
+    // A `-` row after the `+` rows of a one-line range is kept for the
+    // edit to check against the snapshot; elsewhere it is an error.
+    assert!(matches!(
+        parse("[f#ABCD]\nPUT 1:\n+a\n-old").unwrap().sections[0].ops[0].pasted,
+        Some(Pasted::MinusRows { .. })
+    ));
     assert_eq!(
-        fails("[f#ABCD]\nPUT 1:\n+a\n-old").problem,
+        fails("[f#ABCD]\nPUT >1:\n+a\n-old").problem,
         Problem::BareRow(RowShape::DiffMinus)
     );
     assert_eq!(
@@ -577,18 +583,26 @@ fn duplicated_hunks() {
 }
 
 #[test]
-fn an_outer_code_fence_is_refused_with_the_header_to_start_from() {
-    for fence in ["```", "```hashline", "~~~"] {
+fn an_outer_code_fence_is_read_without_its_fence_lines() {
+    for fence in ["```", "```hashline", "~~~", "```diff"] {
         let close = &fence[..3];
         let doc = format!("{fence}\n[a#ABCD]\nPUT 2:\n+x\n{close}\n");
-        let e = fails(&doc);
-        assert_eq!(e.problem, Problem::OuterFence { close: 5 }, "{fence}");
+        let parsed = parse(&doc).unwrap();
+        // Lines keep their numbers: the op is still on line 3.
+        assert_eq!(parsed.sections[0].ops[0].line, 3, "{fence}");
         assert_eq!(
-            e.to_string(),
-            format!(
-                "edit document line 1: the document is wrapped in a Markdown code fence (this line and line 5); \
-                 send it as plain text without both fence lines, starting with its header\n  1 | {fence}\ntry: [a#ABCD]"
-            )
+            ops(&doc),
+            vec![OpKind::Replace {
+                target: Target::Lines(range(2, 2)),
+                body: body(&["x"])
+            }]
+        );
+        assert_eq!(
+            warnings(&doc),
+            vec![
+                "warning: document line 1: read the document without the Markdown code fence around it \
+                 (lines 1 and 5); send it as plain text, starting with its header"
+            ]
         );
     }
     // A fence that does not wrap the whole document is still an error.
@@ -598,6 +612,11 @@ fn an_outer_code_fence_is_refused_with_the_header_to_start_from() {
     );
     assert_eq!(
         fails("```rust\n[a#ABCD]\nPUT 2:\n+x").problem,
+        Problem::BareRow(RowShape::Fence)
+    );
+    // So is a fence inside a fenced document.
+    assert_eq!(
+        fails("```\n[a#ABCD]\nPUT 2:\n```\n+x\n```").problem,
         Problem::BareRow(RowShape::Fence)
     );
     // A fenced line written as a row stays content.
@@ -610,25 +629,76 @@ fn an_outer_code_fence_is_refused_with_the_header_to_start_from() {
     );
 }
 
-#[test]
-fn diff_minus_rows_are_refused_with_the_op_without_them() {
-    let e = fails("[a#ABCD]\nPUT 2.=3:\n-old two\n-old three\n+new\nCUT 5");
-    assert_eq!(e.line, 3);
-    assert_eq!(e.problem, Problem::BareRow(RowShape::DiffMinus));
-    assert_eq!(e.fix.as_deref(), Some("PUT 2.=3:\n+new"));
-    // Only '-' rows: a deletion.
-    let e = fails("[a#ABCD]\nPUT 4:\n-gone");
-    assert_eq!(e.fix.as_deref(), Some("CUT 4"));
+/// The pasted rows the parser kept on the first op of `doc`.
+fn pasted(doc: &str) -> Pasted {
+    parse(doc).unwrap().sections[0].ops[0]
+        .pasted
+        .clone()
+        .expect("pasted rows kept")
 }
 
 #[test]
-fn bodies_numbered_like_a_read_are_refused_with_the_rows_unnumbered() {
-    let e = fails("[a#ABCD]\nPUT 12.=13:\n+12:    let a = 1;\n+13:    let b = 2;");
-    assert_eq!(e.problem, Problem::NumberedBody);
+fn diff_minus_rows_are_kept_for_the_edit_to_verify_with_the_op_without_them() {
+    let doc = "[a#ABCD]\nPUT 2.=3:\n-old two\n-old three\n+new\nCUT 5";
+    let Pasted::MinusRows { rows, refusal } = pasted(doc) else {
+        panic!("not minus rows");
+    };
     assert_eq!(
-        e.fix.as_deref(),
+        rows,
+        [(3, "old two".to_string()), (4, "old three".to_string())]
+    );
+    // The refusal, if the snapshot does not prove them.
+    assert_eq!(refusal.line, 3);
+    assert_eq!(refusal.problem, Problem::BareRow(RowShape::DiffMinus));
+    assert_eq!(refusal.fix.as_deref(), Some("PUT 2.=3:\n+new"));
+    assert_eq!(
+        ops(doc)[0],
+        OpKind::Replace {
+            target: Target::Lines(range(2, 3)),
+            body: body(&["new"])
+        }
+    );
+    // Only '-' rows: a deletion, refused at once.
+    let e = fails("[a#ABCD]\nPUT 4:\n-gone");
+    assert_eq!(e.fix.as_deref(), Some("CUT 4"));
+    // An insert or a block names no lines to check them against.
+    assert_eq!(
+        fails("[a#ABCD]\nPUT >4:\n-x\n+y").problem,
+        Problem::BareRow(RowShape::DiffMinus)
+    );
+    assert_eq!(
+        fails("[a#ABCD]\nPUT 4*:\n-x\n+y").problem,
+        Problem::BareRow(RowShape::DiffMinus)
+    );
+}
+
+#[test]
+fn bodies_numbered_like_a_read_are_kept_for_the_edit_to_verify() {
+    let doc = "[a#ABCD]\nPUT 12.=13:\n+12:    let a = 1;\n+13:    let b = 2;";
+    let Pasted::Numbered {
+        stripped,
+        first,
+        refusal,
+    } = pasted(doc)
+    else {
+        panic!("not numbered rows");
+    };
+    assert_eq!(stripped, body(&["    let a = 1;", "    let b = 2;"]));
+    assert_eq!(first, 12);
+    assert_eq!(refusal.problem, Problem::NumberedBody);
+    assert_eq!(
+        refusal.fix.as_deref(),
         Some("PUT 12.=13:\n+    let a = 1;\n+    let b = 2;")
     );
+    // The body is kept as written until the snapshot says otherwise.
+    assert_eq!(
+        ops(doc)[0],
+        OpKind::Replace {
+            target: Target::Lines(range(12, 13)),
+            body: body(&["12:    let a = 1;", "13:    let b = 2;"])
+        }
+    );
+    // Inserts name no replaced lines: refused with the rows unnumbered.
     let e = fails("[a#ABCD]\nPUT >7:\n+8:x");
     assert_eq!(e.fix.as_deref(), Some("PUT >7:\n+x"));
     // At the end, several rows counting up are refused, one row is content.
@@ -642,9 +712,11 @@ fn bodies_numbered_like_a_read_are_refused_with_the_rows_unnumbered() {
         }]
     );
     // Numbers that are not the op's lines are content (handed case B03).
-    assert_eq!(ops("[a#ABCD]\nPUT 2:\n+12:30 standup").len(), 1);
+    let doc = "[a#ABCD]\nPUT 2:\n+12:30 standup";
+    assert_eq!(parse(doc).unwrap().sections[0].ops[0].pasted, None);
     // So are rows of which only some are numbered.
-    assert_eq!(ops("[a#ABCD]\nPUT 2.=3:\n+2:a\n+b").len(), 1);
+    let doc = "[a#ABCD]\nPUT 2.=3:\n+2:a\n+b";
+    assert_eq!(parse(doc).unwrap().sections[0].ops[0].pasted, None);
 }
 
 #[test]

@@ -273,6 +273,7 @@ fn error_kind(failure: &EditFailure) -> ErrorKind {
             | PlanError::RowWithBom { .. },
         ) => ErrorKind::ParseError,
         EditFailure::Refused(refusal) => guard_kind(&refusal.suspicions),
+        EditFailure::UnverifiedPaste(_) => ErrorKind::ParseError,
         EditFailure::Lower(
             LowerError::Unresolvable { .. } | LowerError::SingleLineBlock { .. },
         ) => ErrorKind::UnresolvedBlock,
