@@ -33,6 +33,10 @@ pub struct Echo {
     pub first: usize,
     /// How many rows (and lines) repeat.
     pub rows: usize,
+    /// Whether the repeated lines touch the op's place; when lines another
+    /// op removes lie between, they do not, and only the drop reading is
+    /// offered (a widened range would overlap that op).
+    pub adjacent: bool,
 }
 
 impl Echo {
@@ -94,7 +98,9 @@ fn is_closer(row: &str) -> bool {
 /// Finds bodies whose first rows repeat the unchanged lines just above
 /// their place, or whose last rows repeat the lines just below. Lines that
 /// another op of the section replaces or deletes are not neighbours that
-/// stay, so they never count; blank rows and closers are never echoes.
+/// stay: they are skipped, so the neighbour is the nearest line that stays
+/// (a row inserted before a line another op deletes, equal to the line
+/// after that, is still a copy); blank rows and closers are never echoes.
 pub(crate) fn echoes(hunks: &[Hunk], live: &Text) -> Vec<Echo> {
     let total = live.line_count();
     let staying = Staying::new(hunks, live);
@@ -105,7 +111,16 @@ pub(crate) fn echoes(hunks: &[Hunk], live: &Text) -> Vec<Echo> {
         let Some(around) = surroundings(&hunk.kind, total) else {
             continue;
         };
-        let (body, above, below) = (around.body, around.above, around.below);
+        let body = around.body;
+        // The nearest staying lines, past lines other ops remove.
+        let mut above = around.above;
+        while above >= 1 && kept(above).is_none() {
+            above -= 1;
+        }
+        let mut below = around.below;
+        while below <= total && kept(below).is_none() {
+            below += 1;
+        }
         // Longest run of leading rows equal to the lines ending at `above`.
         let leading = (1..=body.len().min(MAX_ECHO_ROWS))
             .rev()
@@ -133,6 +148,7 @@ pub(crate) fn echoes(hunks: &[Hunk], live: &Text) -> Vec<Echo> {
                 edge: Edge::First,
                 first: above + 1 - leading,
                 rows: leading,
+                adjacent: above == around.above,
             });
         }
         if trailing > 0 && !plain(&body[body.len() - trailing..]) {
@@ -141,6 +157,7 @@ pub(crate) fn echoes(hunks: &[Hunk], live: &Text) -> Vec<Echo> {
                 edge: Edge::Last,
                 first: below,
                 rows: trailing,
+                adjacent: below == around.below,
             });
         }
     }
@@ -171,7 +188,11 @@ pub(crate) fn readings(hunk: &Hunk, echoes: &[&Echo], live: &Text) -> Vec<Readin
         },
     });
     // Reading 2: the duplicates are meant; restate the lines they repeat
-    // inside a wider range, so no row sits next to its own copy.
+    // inside a wider range, so no row sits next to its own copy. Not when
+    // lines another op removes lie between: the range would overlap it.
+    if echoes.iter().any(|e| !e.adjacent) {
+        return out;
+    }
     let (start, end) = match (&hunk.kind, kept_range) {
         (_, Some(range)) => (range.start, range.end),
         (HunkKind::Insert { at, .. }, None) => {

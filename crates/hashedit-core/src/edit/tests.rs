@@ -182,6 +182,7 @@ fn echoes_of_several_rows_blank_rows_and_closers() {
             edge: Edge::First,
             first: 1,
             rows: 2,
+            adjacent: true,
         })]
     );
     // Blank rows and closers repeat their neighbours by nature.
@@ -424,4 +425,34 @@ fn a_file_whose_lines_start_with_their_numbers_keeps_numbered_rows_literal() {
     );
     let out = edit(file, "PUT 2:\n+2:c").unwrap();
     assert!(out.advice.is_empty(), "{:?}", out.advice);
+}
+
+#[test]
+fn a_row_repeating_the_line_past_one_another_op_deletes_is_an_echo() {
+    // Two lines swapped as "insert B before A, delete B", with the CUT one
+    // line off: it deletes A, and the inserted B sits on top of B.
+    let file = "x();\nalpha_line();\nbeta_line();\ny();\n";
+    let suspicions = suspected(file, "PUT >1:\n+beta_line();\nCUT 2");
+    assert_eq!(
+        suspicions,
+        [Suspicion::Echo(Echo {
+            op: crate::plan::OpRef {
+                line: 2,
+                header: "PUT >1:".into()
+            },
+            edge: Edge::Last,
+            first: 3,
+            rows: 1,
+            adjacent: false,
+        })]
+    );
+    // Only the drop reading: a widened range would overlap the CUT.
+    let message = refused(file, "PUT >1:\n+beta_line();\nCUT 2");
+    assert!(message.contains("leave them out: drop the op"), "{message}");
+    assert!(!message.contains("widened range"), "{message}");
+    // The swap as meant is no echo.
+    assert_eq!(
+        edit(file, "PUT >1:\n+beta_line();\nCUT 3").unwrap().bytes,
+        b"x();\nbeta_line();\nalpha_line();\ny();\n"
+    );
 }
