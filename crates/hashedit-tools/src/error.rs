@@ -61,6 +61,8 @@ pub enum ErrorKind {
     /// The file parsed before the edit and would not after it (the syntax
     /// guard).
     BrokenSyntax,
+    /// The ops leave the file exactly as it is.
+    NoChange,
     /// The file changed between planning and commit, or the path was
     /// replaced; nothing was written.
     Conflict,
@@ -99,6 +101,7 @@ impl ErrorKind {
             ErrorKind::ShiftedRange => "shifted_range",
             ErrorKind::ElidedLines => "elided_lines",
             ErrorKind::BrokenSyntax => "broken_syntax",
+            ErrorKind::NoChange => "no_change",
             ErrorKind::Conflict => "conflict",
             ErrorKind::LooksLikeReadOutput => "looks_like_read_output",
             ErrorKind::Cancelled => "cancelled",

@@ -333,10 +333,10 @@ fn b15_trailing_blank_line_survives_repeated_edits() {
     w.put("f.txt", b"alpha\nbeta\n\n");
     let out = w.read("f.txt").unwrap();
     assert!(out.text.ends_with("\n3:"), "{:?}", out.text);
-    for _ in 0..3 {
+    for word in ["ALPHA", "alpha", "ALPHA"] {
         let t = w.tag("f.txt");
-        w.edit(&format!("[f.txt#{t}]\nPUT 1:\n+ALPHA")).unwrap();
-        assert_eq!(w.bytes("f.txt"), b"ALPHA\nbeta\n\n");
+        w.edit(&format!("[f.txt#{t}]\nPUT 1:\n+{word}")).unwrap();
+        assert_eq!(w.bytes("f.txt"), format!("{word}\nbeta\n\n").as_bytes());
     }
 }
 

@@ -323,10 +323,10 @@ fn concurrent_edits_keep_each_others_register_captures() {
     for round in 0..200 {
         let mut documents = Vec::new();
         for name in ["a", "b"] {
-            let content = format!("{name} {round}\n");
+            let content = format!("{name} {round}\nlast\n");
             fs::write(dir.path().join(format!("{name}.txt")), &content).unwrap();
             let tag = hashedit_core::TagScheme::Rho.tag_of(content.as_bytes());
-            // Cut the line into @name and paste it back: the file stays.
+            // Cut the first line into @name and paste it at the end.
             documents.push(format!(
                 "[{name}.txt#{tag}]\nCUT 1 @{name}\nPUT >$ @{name}\n"
             ));

@@ -35,8 +35,6 @@ pub enum Advice {
     /// Rows pasted from a diff or a read, repaired after the snapshot
     /// proved what they meant.
     Repaired(Repair),
-    /// Every body equals the lines it replaces: nothing changes.
-    Unchanged,
 }
 
 impl Advice {
@@ -61,10 +59,6 @@ impl fmt::Display for Advice {
             Advice::Lowering(note) => write!(f, "{note}"),
             Advice::Forced(suspicion) => f.write_str(&suspicion.written()),
             Advice::Repaired(repair) => write!(f, "{repair}"),
-            Advice::Unchanged => f.write_str(
-                "the edit leaves the file exactly as it was (each body equals the lines it replaces); \
-                 nothing was written to it",
-            ),
         }
     }
 }

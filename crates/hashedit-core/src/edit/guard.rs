@@ -45,6 +45,9 @@ pub enum Suspicion {
     Elision(Elision),
     /// The file parsed before the edit and would not after it.
     BrokenSyntax(SyntaxBreak),
+    /// Every body equals the lines it replaces: the ops change nothing,
+    /// so they are not what the author meant to send.
+    NoChange,
 }
 
 /// A syntax error the edit would introduce.
@@ -66,6 +69,7 @@ impl Suspicion {
             Suspicion::DroppedEdge(d) => Some(d.op.line),
             Suspicion::Elision(e) => Some(e.op.line),
             Suspicion::BrokenSyntax(b) => b.op.as_ref().map(|op| op.line),
+            Suspicion::NoChange => None,
         }
     }
 
@@ -83,6 +87,9 @@ impl Suspicion {
                 b.line,
                 near_op(b)
             ),
+            Suspicion::NoChange => "the edit leaves the file exactly as it was (each body equals \
+                                    the lines it replaces); nothing was written to it"
+                .to_string(),
         }
     }
 }
@@ -107,6 +114,11 @@ impl fmt::Display for Suspicion {
                  check that op's line numbers, range and rows",
                 b.line,
                 near_op(b)
+            ),
+            Suspicion::NoChange => f.write_str(
+                "the ops leave the file exactly as it is (each body equals the lines it replaces), so \
+                 they cannot be the change you meant; check their line numbers and rows against the \
+                 live snapshot",
             ),
         }
     }

@@ -291,7 +291,7 @@ fn finish(
     };
     let unchanged = lowered.file_op.is_none() && applied.bytes == input.bytes;
     let suspicions = if unchanged {
-        Vec::new()
+        vec![Suspicion::NoChange]
     } else {
         let role = TabRole::of(input.result_display);
         let indentation = indent_mismatch(&lowered.hunks, file.text, role);
@@ -308,9 +308,6 @@ fn finish(
         return Err(refuse(file, &lowered, &applied, &new_text, suspicions));
     }
     advice.extend(suspicions.into_iter().map(Advice::Forced));
-    if unchanged {
-        advice.push(Advice::Unchanged);
-    }
     let shape = if applied.structural {
         PreviewShape::Structural
     } else {

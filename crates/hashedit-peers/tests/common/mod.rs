@@ -167,7 +167,8 @@ impl Ours {
 
     /// `edit` (applied). The differential suites compare what the engines
     /// write, so the guards that refuse documents both peers write (echo,
-    /// shift, elision, syntax: the robustness benchmark measures those) are
+    /// shift, elision, syntax, no change: the robustness benchmark measures
+    /// those) are
     /// waived with `force`; the indentation refusal, a listed difference,
     /// stays.
     pub fn edit(&self, document: &str) -> Reply {
@@ -181,6 +182,7 @@ impl Ours {
                     | ErrorKind::ShiftedRange
                     | ErrorKind::ElidedLines
                     | ErrorKind::BrokenSyntax
+                    | ErrorKind::NoChange
             ) && !e.message.contains(" indents with ")
         );
         if !waived {

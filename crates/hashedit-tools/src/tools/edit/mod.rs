@@ -238,6 +238,7 @@ fn guard_kind(suspicions: &[Suspicion]) -> ErrorKind {
         Some(Suspicion::Shift(_) | Suspicion::DroppedEdge(_)) => ErrorKind::ShiftedRange,
         Some(Suspicion::Elision(_)) => ErrorKind::ElidedLines,
         Some(Suspicion::BrokenSyntax(_)) => ErrorKind::BrokenSyntax,
+        Some(Suspicion::NoChange) => ErrorKind::NoChange,
         // A guard the core learns later: the message says what it found.
         _ => ErrorKind::InvalidArguments,
     }
