@@ -385,7 +385,12 @@ impl BlockIndex for BlockTree<'_> {
         let tree = self.tree.as_ref()?;
         let root = tree.root_node();
         if !root.has_error() {
-            return Some(None);
+            // Tree-sitter tolerates what Python's tokenizer refuses: a
+            // block without a body, an unexpected indent.
+            return Some(match self.language {
+                Language::Python => crate::indentation::python_indentation_error(self.text),
+                _ => None,
+            });
         }
         // Depth-first, into subtrees that hold an error, to the first one.
         let mut node = root;

@@ -179,6 +179,7 @@
 //!
 //! [`BlockResolution::SingleLine`]: hashedit_core::block::BlockResolution::SingleLine
 
+mod indentation;
 mod index;
 mod language;
 
