@@ -202,6 +202,15 @@ pub fn make_task(
 
 type Edits = Vec<(Range<usize>, String)>;
 
+/// Whether `node` is the only statement of a Python block: deleting it
+/// leaves a block without a body, which Python refuses, so the intended
+/// result would not be valid code.
+fn only_statement_of_block(node: tree_sitter::Node) -> bool {
+    node.prev_named_sibling().is_none()
+        && node.next_named_sibling().is_none()
+        && node.parent().is_some_and(|p| p.kind() == "block")
+}
+
 fn apply_edits(text: &str, mut edits: Edits) -> String {
     edits.sort_by_key(|(r, _)| std::cmp::Reverse(r.start));
     let mut out = text.to_string();
@@ -462,6 +471,9 @@ impl<'a> Site<'a> {
             if last - first >= 4 {
                 continue;
             }
+            if only_statement_of_block(*node) {
+                continue;
+            }
             let edits = vec![(self.rows_range(first, last), String::new())];
             out.push((
                 edits,
@@ -549,7 +561,7 @@ impl<'a> Site<'a> {
             let Some((first, last)) = self.whole_lines(unit) else {
                 continue;
             };
-            if last - first >= 6 {
+            if last - first >= 6 || only_statement_of_block(unit) {
                 continue;
             }
             let edits = vec![(self.rows_range(first, last), String::new())];
