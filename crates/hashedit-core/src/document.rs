@@ -153,6 +153,10 @@ pub enum OpKind {
         /// Destination path as written (trimmed, quotes removed).
         dest: String,
     },
+    /// `EOF NEWLINE` or `EOF NO NEWLINE`: make the file end with a line
+    /// break after its last line, or without one (FORMAT.md §5.6). The one
+    /// change of a file the rows cannot express.
+    FinalNewline(FinalNewline),
 }
 
 /// Lines an op replaces or deletes.
@@ -229,6 +233,15 @@ impl Gap {
     }
 }
 
+/// Whether a file ends with a line break after its last line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FinalNewline {
+    /// The last line ends with a line break (`EOF NEWLINE`).
+    Present,
+    /// It does not (`EOF NO NEWLINE`).
+    Absent,
+}
+
 /// A register: where `CUT` keeps lines and a colonless `PUT` takes them.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Register {
@@ -268,6 +281,8 @@ impl OpKind {
             }
             OpKind::Remove => "REM".to_string(),
             OpKind::Move { dest } => format!("MV {dest}"),
+            OpKind::FinalNewline(FinalNewline::Present) => "EOF NEWLINE".to_string(),
+            OpKind::FinalNewline(FinalNewline::Absent) => "EOF NO NEWLINE".to_string(),
         }
     }
 

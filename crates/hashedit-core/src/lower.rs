@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use crate::block::{BlockResolution, BlockResolver, LazyIndex, Unresolvable};
-use crate::document::{Gap, LineRange, OpKind, Register, Section, Target};
+use crate::document::{FinalNewline, Gap, LineRange, OpKind, Register, Section, Target};
 use crate::hunk::{Hunk, HunkKind, InsertAt};
 use crate::text::Text;
 use crate::view::plural;
@@ -104,6 +104,8 @@ pub struct Lowered {
     pub file_op: Option<FileOp>,
     /// What block resolution noticed, for the reply.
     pub notes: Vec<LowerNote>,
+    /// The final-newline state `EOF NEWLINE` / `EOF NO NEWLINE` asks for.
+    pub final_newline: Option<FinalNewline>,
 }
 
 /// Something block resolution noticed about an op that lowered fine.
@@ -342,6 +344,7 @@ pub(crate) fn lower_with<'a>(
         summary: Vec::new(),
         file_op: None,
         notes: Vec::new(),
+        final_newline: None,
     };
     for op in &section.ops {
         let name = OpName {
@@ -449,6 +452,20 @@ pub(crate) fn lower_with<'a>(
                 out.summary
                     .push(format!("MV {dest} (the file moves there)"));
                 out.file_op = Some(FileOp::Move(dest.clone()));
+            }
+            OpKind::FinalNewline(state) => {
+                out.summary.push(
+                    match state {
+                        FinalNewline::Present => {
+                            "EOF NEWLINE (the last line ends with a line break)"
+                        }
+                        FinalNewline::Absent => {
+                            "EOF NO NEWLINE (the last line ends without a line break)"
+                        }
+                    }
+                    .to_string(),
+                );
+                out.final_newline = Some(*state);
             }
         }
     }

@@ -18,8 +18,8 @@ use std::collections::hash_map::Entry;
 use std::fmt;
 
 use crate::document::{
-    Document, Gap, LineRange, MAX_REGISTER_NAME, Op, OpKind, Pasted, Register, Section, Target,
-    Warning,
+    Document, FinalNewline, Gap, LineRange, MAX_REGISTER_NAME, Op, OpKind, Pasted, Register,
+    Section, Target, Warning,
 };
 use crate::tag::SnapshotTag;
 
@@ -75,6 +75,8 @@ pub enum Problem {
     BareRow(RowShape),
     /// A line range written without `PUT`/`CUT`.
     MissingVerb,
+    /// `EOF` without `NEWLINE` or `NO NEWLINE` after it.
+    BadFinalNewline,
     /// A Markdown code fence around the whole document, opening on the
     /// error's line and closing on document line `close` (product.md §4:
     /// fences are errors with the exact fix, never stripped silently).
@@ -281,6 +283,10 @@ impl fmt::Display for Problem {
             Problem::HeaderWithoutBrackets => "a section header is written in brackets: [path#TAG]",
             Problem::HeaderWithJunk => {
                 "a section header stands alone on its line: [path#TAG], nothing before or after it"
+            }
+            Problem::BadFinalNewline => {
+                "EOF says how the file ends: EOF NEWLINE makes its last line end with a line break, EOF NO NEWLINE \
+                 removes that line break"
             }
             Problem::NumberedBody => {
                 "every body row starts with its line number, as copied from a read (N:text), and the numbers are not the \
@@ -635,6 +641,7 @@ impl Parser {
                 Keyword::Cut => self.cut(number, raw, rest),
                 Keyword::Rem => self.file_op(number, raw, Keyword::Rem, rest),
                 Keyword::Mv => self.file_op(number, raw, Keyword::Mv, rest),
+                Keyword::Eof => self.final_newline(number, raw, rest),
             };
         }
         // Our bracketed footers are never content; a bare `…` right after a
@@ -830,6 +837,8 @@ impl Parser {
                              twice; drop one if that was not meant"
                         ),
                     ),
+                    // Once is what it means; twice says it twice.
+                    OpKind::FinalNewline(_) => continue,
                     OpKind::Remove | OpKind::Move { .. } => {}
                 }
             }
@@ -1041,6 +1050,45 @@ impl Parser {
         Ok(())
     }
 
+    /// `EOF NEWLINE` / `EOF NO NEWLINE`.
+    fn final_newline(&mut self, number: usize, raw: &str, rest: &str) -> Result<(), ParseError> {
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let state = match words.as_slice() {
+            [w] if w.eq_ignore_ascii_case("newline") => FinalNewline::Present,
+            [no, w] if no.eq_ignore_ascii_case("no") && w.eq_ignore_ascii_case("newline") => {
+                FinalNewline::Absent
+            }
+            [no] if no.eq_ignore_ascii_case("no-newline")
+                || no.eq_ignore_ascii_case("nonewline") =>
+            {
+                FinalNewline::Absent
+            }
+            _ => {
+                let lower = rest.to_ascii_lowercase();
+                let negative = lower.split(|c: char| !c.is_ascii_alphabetic()).any(|w| {
+                    matches!(
+                        w,
+                        "no" | "not" | "without" | "remove" | "strip" | "drop" | "none"
+                    )
+                });
+                let fix = if negative {
+                    "EOF NO NEWLINE"
+                } else {
+                    "EOF NEWLINE"
+                };
+                return Err(err(number, raw, Problem::BadFinalNewline, Some(fix.into())));
+            }
+        };
+        let kind = OpKind::FinalNewline(state);
+        let canonical = kind.canonical_header();
+        if raw.trim() != canonical {
+            self.warn(number, format!("read the line as {canonical}"));
+        }
+        self.push_op(number, kind);
+        self.last_bodiless = Some((number, Bodiless::FileOp));
+        Ok(())
+    }
+
     fn parse_put_locator(
         &mut self,
         number: usize,
@@ -1063,7 +1111,7 @@ fn lowercase_op_parses(keyword: Keyword, rest: &str) -> bool {
     match keyword {
         Keyword::Cut => !colon && parse_target_with_warning(locator).is_ok(),
         Keyword::Put => (colon || register.is_some()) && parse_put_locator(locator).is_ok(),
-        Keyword::Rem | Keyword::Mv => false,
+        Keyword::Rem | Keyword::Mv | Keyword::Eof => false,
     }
 }
 
@@ -1156,6 +1204,7 @@ enum Keyword {
     Cut,
     Rem,
     Mv,
+    Eof,
 }
 
 impl Keyword {
@@ -1165,13 +1214,20 @@ impl Keyword {
             Keyword::Cut => "CUT",
             Keyword::Rem => "REM",
             Keyword::Mv => "MV",
+            Keyword::Eof => "EOF",
         }
     }
 }
 
 /// Splits `PUT rest` (keyword in any case, as a whole token).
 fn split_keyword(line: &str) -> Option<(Keyword, &str)> {
-    for keyword in [Keyword::Put, Keyword::Cut, Keyword::Rem, Keyword::Mv] {
+    for keyword in [
+        Keyword::Put,
+        Keyword::Cut,
+        Keyword::Rem,
+        Keyword::Mv,
+        Keyword::Eof,
+    ] {
         let name = keyword.name();
         let Some(head) = line.get(..name.len()) else {
             continue;

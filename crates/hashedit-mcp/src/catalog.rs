@@ -343,7 +343,7 @@ PUT >12:
 +def helper():
 +    return 0
 
-More: N* is the block (function, class, table...) starting on line N: PUT N*: replaces it, CUT N* deletes it, PUT >N*: inserts after its last line. CUT ... @name keeps the cut lines; PUT >N @name, PUT <N @name or PUT >$ @name (no colon, no rows) pastes them and PUT N.=M @name replaces lines with them, so CUT 4.=9 @f then PUT >20 @f moves lines. Without @name, CUT fills a register for this call only; named ones last for the session. REM deletes the file (alone in its section); MV path moves it, never over an existing file.
+More: N* is the block (function, class, table...) starting on line N: PUT N*: replaces it, CUT N* deletes it, PUT >N*: inserts after its last line. CUT ... @name keeps the cut lines; PUT >N @name, PUT <N @name or PUT >$ @name (no colon, no rows) pastes them and PUT N.=M @name replaces lines with them, so CUT 4.=9 @f then PUT >20 @f moves lines. Without @name, CUT fills a register for this call only; named ones last for the session. REM deletes the file (alone in its section); MV path moves it, never over an existing file. EOF NEWLINE / EOF NO NEWLINE set whether the last line ends with a line break.
 
 If anything is wrong (stale tag, bad syntax, a line outside the file, overlapping ops), nothing is written; a stale tag or bad line number comes with a live snapshot: copy its header and numbers to retry. Ops that are well formed but would likely write a wrong file are refused too, with corrected lines to copy: rows repeating the unchanged lines beside them, a range one line off, a placeholder comment in place of code, a result that no longer parses. If the document is really meant, send it again with force: true. On success each file gets an ops summary and a preview under its new [path#TAG]: chain your next edit from it without reading again, except after a structural edit (one op over 40 or more lines), which shows no rows. A note that ops were moved means the file changed elsewhere and they were applied to the live file. edit never creates files: use write.";
 
@@ -362,7 +362,7 @@ How to edit files with hashedit (hashline snapshots)
 3. Numbers never shift within a document: all ops name the snapshot's lines. Put all ops for one file in one section; a document may hold several files and applies all or nothing.
 4. Chain. A successful edit answers with an ops summary and a preview under the file's new header: use that header and its numbers for the next edit. After a structural edit (one op spanning 40 or more lines) the preview has no rows: read again.
 5. Failures write nothing. A stale tag, an out-of-range line or overlapping ops come with a live snapshot: copy its header and numbers and retry. A refusal that names a document line says what to write instead.
-6. Beyond lines: N* is the syntactic block starting on line N (PUT N*:, CUT N*, PUT >N*:). CUT ... @name stores lines in a register and PUT >N @name pastes them (moves without retyping); REM deletes a file and MV path renames it.
+6. Beyond lines: N* is the syntactic block starting on line N (PUT N*:, CUT N*, PUT >N*:). CUT ... @name stores lines in a register and PUT >N @name pastes them (moves without retyping); REM deletes a file and MV path renames it; EOF NEWLINE / EOF NO NEWLINE add or remove the line break after the last line (rows cannot say it).
 7. Use write to create a file or replace it whole; pass the tag you saw to refuse overwriting a file that changed. Paths are relative to the workspace root and cannot leave it.";
 
 /// The name of the prompt that carries [`GUIDE`].

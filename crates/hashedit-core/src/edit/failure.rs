@@ -15,6 +15,7 @@ use crate::rebase::RebaseRefusal;
 use crate::tag::SnapshotTag;
 use crate::text::DecodeError;
 
+use super::final_newline::FinalNewlineProblem;
 use super::guard::Refusal;
 
 /// Why a section could not be applied; nothing is written.
@@ -61,6 +62,9 @@ pub enum EditFailure {
     /// Rows that look pasted from a diff or a read, which the snapshot does
     /// not prove: the parser's error, with its fix.
     UnverifiedPaste(Box<ParseError>),
+    /// `EOF NEWLINE` on a file left without lines, or `EOF NO NEWLINE`
+    /// where the last line is empty.
+    FinalNewline(FinalNewlineProblem),
 }
 
 /// A failed section: what went wrong and the live snapshot to retry from.
@@ -114,6 +118,7 @@ impl fmt::Display for EditFailure {
             EditFailure::Plan(e) => write!(f, "{e}; nothing was written"),
             EditFailure::Refused(refusal) => write!(f, "{refusal}"),
             EditFailure::UnverifiedPaste(e) => write!(f, "{e}\nNothing was written."),
+            EditFailure::FinalNewline(e) => write!(f, "{e}; nothing was written"),
         }
     }
 }
@@ -153,7 +158,7 @@ pub fn anchor_lines(section: &Section) -> Vec<usize> {
                 Gap::Before(n) | Gap::After(n) | Gap::AfterBlock(n) => vec![*n],
                 Gap::End => Vec::new(),
             },
-            OpKind::Remove | OpKind::Move { .. } => Vec::new(),
+            OpKind::Remove | OpKind::Move { .. } | OpKind::FinalNewline(_) => Vec::new(),
         })
         .collect()
 }

@@ -22,6 +22,7 @@ mod advice;
 mod echo;
 mod elision;
 mod failure;
+mod final_newline;
 mod guard;
 mod history;
 mod indent;
@@ -46,6 +47,7 @@ pub use advice::Advice;
 pub use echo::{Echo, Edge};
 pub use elision::Elision;
 pub use failure::{EditFailure, FileEditError, anchor_lines};
+pub use final_newline::FinalNewlineProblem;
 pub use guard::{Guards, Refusal, Suspicion, SyntaxBreak};
 pub use history::{NoHistory, SnapshotHistory, TagCheck};
 pub use indent::{Indent, IndentMismatch};
@@ -281,7 +283,11 @@ fn finish(
         });
     }
     let plan = plan(&lowered.hunks, file.text).map_err(|e| file.fail(EditFailure::Plan(e)))?;
-    let applied = plan.apply(file.text);
+    let mut applied = plan.apply(file.text);
+    if let Some(state) = lowered.final_newline {
+        applied.bytes = final_newline::set(applied.bytes, state, file.text, input.section)
+            .map_err(|p| file.fail(EditFailure::FinalNewline(p)))?;
+    }
     let result = settings.scheme.fingerprint(&applied.bytes);
     // Rows come from text and lines are valid UTF-8, and the planner
     // refuses rows with a NUL, so the result is text; stay total anyway.
@@ -289,6 +295,9 @@ fn finish(
         Ok(text) => text,
         Err(_) => Text::from_body(false, String::from_utf8_lossy(&applied.bytes).into_owned()),
     };
+    if lowered.final_newline.is_some() {
+        applied.focus.push(new_text.line_count());
+    }
     let unchanged = lowered.file_op.is_none() && applied.bytes == input.bytes;
     let suspicions = if unchanged {
         vec![Suspicion::NoChange]

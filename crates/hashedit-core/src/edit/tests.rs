@@ -456,3 +456,45 @@ fn a_row_repeating_the_line_past_one_another_op_deletes_is_an_echo() {
         b"x();\nbeta_line();\nalpha_line();\ny();\n"
     );
 }
+
+#[test]
+fn eof_adds_or_removes_the_final_newline() {
+    let out = edit("a\nb", "EOF NEWLINE").unwrap();
+    assert_eq!(out.bytes, b"a\nb\n");
+    assert_eq!(
+        out.summary,
+        "EOF NEWLINE (the last line ends with a line break)"
+    );
+    assert_eq!(edit("a\nb\n", "EOF NO NEWLINE").unwrap().bytes, b"a\nb");
+    // With other ops; the added break is the file's own ending.
+    assert_eq!(
+        edit("a\r\nb", "PUT 2:\n+B\nEOF NEWLINE").unwrap().bytes,
+        b"a\r\nB\r\n"
+    );
+    assert_eq!(
+        edit("a\r\nb\r\n", "EOF NO NEWLINE").unwrap().bytes,
+        b"a\r\nb"
+    );
+    assert_eq!(
+        edit("\u{feff}a", "EOF NEWLINE").unwrap().bytes,
+        "\u{feff}a\n".as_bytes()
+    );
+    // Already so: the section changes nothing and is refused.
+    assert!(matches!(
+        edit("a\n", "EOF NEWLINE").unwrap_err().failure,
+        EditFailure::Refused(_)
+    ));
+    // No last line to end, and an empty last line that would vanish.
+    let error = edit("a\n", "CUT 1\nEOF NEWLINE").unwrap_err();
+    assert_eq!(
+        error.failure.to_string(),
+        "EOF NEWLINE (document line 3): the file would have no lines, so there is no last line to \
+         end; add rows (PUT >$:) first; nothing was written"
+    );
+    let error = edit("a\n\n", "EOF NO NEWLINE").unwrap_err();
+    assert_eq!(
+        error.failure.to_string(),
+        "EOF NO NEWLINE (document line 2): the last line is empty, so removing its line break would \
+         remove the line; CUT it instead; nothing was written"
+    );
+}

@@ -971,3 +971,45 @@ fn near_miss_ops_get_a_line_to_copy() {
         Problem::BareRow(RowShape::Plain)
     );
 }
+
+#[test]
+fn eof_sets_the_final_newline() {
+    assert_eq!(
+        ops("[a#ABCD]\nPUT 1:\n+x\nEOF NEWLINE"),
+        vec![
+            OpKind::Replace {
+                target: Target::Lines(range(1, 1)),
+                body: body(&["x"])
+            },
+            OpKind::FinalNewline(FinalNewline::Present)
+        ]
+    );
+    assert_eq!(
+        ops("[a#ABCD]\nEOF NO NEWLINE"),
+        vec![OpKind::FinalNewline(FinalNewline::Absent)]
+    );
+    // Other spellings are read with a warning.
+    for spelling in ["EOF no newline", "EOF NO-NEWLINE"] {
+        let doc = format!("[a#ABCD]\n{spelling}");
+        assert_eq!(
+            ops(&doc),
+            vec![OpKind::FinalNewline(FinalNewline::Absent)],
+            "{spelling}"
+        );
+        assert!(!warnings(&doc).is_empty(), "{spelling}");
+    }
+    // Like REM and MV, the keyword is only read in capitals.
+    assert!(parse("[a#ABCD]\neof no newline").is_err());
+    // Said twice, it is one op.
+    assert_eq!(ops("[a#ABCD]\nEOF NEWLINE\nEOF NEWLINE").len(), 1);
+    let e = fails("[a#ABCD]\nEOF");
+    assert_eq!(
+        e.to_string(),
+        "edit document line 2: EOF says how the file ends: EOF NEWLINE makes its last line end with a \
+         line break, EOF NO NEWLINE removes that line break\n  2 | EOF\ntry: EOF NEWLINE"
+    );
+    assert_eq!(
+        fails("[a#ABCD]\nEOF without a newline").fix.as_deref(),
+        Some("EOF NO NEWLINE")
+    );
+}

@@ -275,6 +275,7 @@ fn error_kind(failure: &EditFailure) -> ErrorKind {
         ) => ErrorKind::ParseError,
         EditFailure::Refused(refusal) => guard_kind(&refusal.suspicions),
         EditFailure::UnverifiedPaste(_) => ErrorKind::ParseError,
+        EditFailure::FinalNewline(_) => ErrorKind::LineOutOfRange,
         EditFailure::Lower(
             LowerError::Unresolvable { .. } | LowerError::SingleLineBlock { .. },
         ) => ErrorKind::UnresolvedBlock,
