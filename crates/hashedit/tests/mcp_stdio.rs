@@ -23,11 +23,18 @@ impl Server {
         Server::start_in(Path::new("."), args)
     }
 
+    /// Starts `hashedit ARGS` with `env` added to its environment.
+    fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Server {
+        Server::spawn(Command::new(BINARY).args(args).envs(env.iter().copied()))
+    }
+
     /// Starts `hashedit ARGS` with `dir` as its current directory.
     fn start_in(dir: &Path, args: &[&str]) -> Server {
-        let mut child = Command::new(BINARY)
-            .args(args)
-            .current_dir(dir)
+        Server::spawn(Command::new(BINARY).args(args).current_dir(dir))
+    }
+
+    fn spawn(command: &mut Command) -> Server {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -377,26 +384,25 @@ fn eof_stops_a_running_grep_and_the_server_exits_at_once() {
 #[test]
 fn a_progress_token_gets_progress_at_least_once_a_second() {
     let tree = big_tree();
-    let mut server = Server::start(&["mcp", "--root", &root_arg(&tree)]);
+    // One search thread leaves the runtime a core under a loaded test run.
+    let mut server = Server::start_with_env(
+        &["mcp", "--root", &root_arg(&tree)],
+        &[("HASHEDIT_THREADS", "1")],
+    );
     server.initialize();
     let sent = Instant::now();
     server.send(&json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
         "params": {"name": "grep", "arguments": {"pattern": SLOW_PATTERN},
                    "_meta": {"progressToken": "grep-1"}}}));
-    let mut last = sent;
-    let mut progress = Vec::new();
+    // Progress counts the seconds the call has run, by the server's clock:
+    // consecutive reports must be at most a second apart (0.5 s plus
+    // scheduling slack on a loaded machine).
+    let mut progress = vec![0.0];
     let result = loop {
         let message = server.recv();
-        let now = Instant::now();
         if message["method"] == "notifications/progress" {
             assert_eq!(message["params"]["progressToken"], "grep-1", "{message}");
-            assert!(
-                now - last <= Duration::from_millis(1000),
-                "{:?} without progress",
-                now - last
-            );
             progress.push(message["params"]["progress"].as_f64().unwrap());
-            last = now;
             continue;
         }
         break message;
@@ -407,14 +413,18 @@ fn a_progress_token_gets_progress_at_least_once_a_second() {
         format!("no matches for '{SLOW_PATTERN}' under .")
     );
     assert!(
-        sent.elapsed() < Duration::from_secs(1) || !progress.is_empty(),
+        sent.elapsed() < Duration::from_secs(1) || progress.len() > 1,
         "a grep of {:?} sent no progress",
         sent.elapsed()
     );
-    assert!(
-        progress.windows(2).all(|w| w[0] < w[1]),
-        "progress must increase: {progress:?}"
-    );
+    for pair in progress.windows(2) {
+        assert!(pair[0] < pair[1], "progress must increase: {progress:?}");
+        assert!(
+            pair[1] - pair[0] <= 1.0,
+            "{} s without progress: {progress:?}",
+            pair[1] - pair[0]
+        );
+    }
     assert!(server.close().success());
 }
 
