@@ -52,8 +52,7 @@ pub enum ErrorKind {
     /// A body's first or last rows repeat the unchanged lines beside it
     /// (the echo guard).
     EchoedRows,
-    /// A range that looks aimed one line off, or one line too long (the
-    /// shift guard).
+    /// A range that looks aimed one line off (the shift guard).
     ShiftedRange,
     /// A placeholder comment standing in for real lines (the elision
     /// guard).

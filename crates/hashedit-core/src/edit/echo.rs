@@ -83,16 +83,15 @@ impl fmt::Display for Echo {
 /// the check linear for bodies of any size).
 const MAX_ECHO_ROWS: usize = 16;
 
-/// A row that only closes constructs (`}`, `});`, `]`, `end`): such rows
-/// repeat their neighbours by nature, and a duplicated one breaks the
-/// syntax, which the syntax guard sees.
-fn is_closer(row: &str) -> bool {
+/// A row that says nothing of its own: blank, only punctuation (a
+/// closer `}` or `});`, a comment's ` *`, a `---` rule), or a keyword that
+/// only closes a construct (`end`, `fi`). Such rows repeat their
+/// neighbours by nature; a duplicated closer breaks the syntax, which the
+/// syntax guard sees.
+pub(crate) fn is_plain(row: &str) -> bool {
     let t = row.trim();
     let t = t.strip_suffix([';', ',']).unwrap_or(t).trim_end();
-    matches!(t, "end" | "fi" | "done" | "esac")
-        || (!t.is_empty()
-            && t.chars()
-                .all(|c| matches!(c, ')' | ']' | '}') || c.is_whitespace()))
+    matches!(t, "end" | "fi" | "done" | "esac") || !t.chars().any(char::is_alphanumeric)
 }
 
 /// Finds bodies whose first rows repeat the unchanged lines just above
@@ -100,12 +99,13 @@ fn is_closer(row: &str) -> bool {
 /// another op of the section replaces or deletes are not neighbours that
 /// stay: they are skipped, so the neighbour is the nearest line that stays
 /// (a row inserted before a line another op deletes, equal to the line
-/// after that, is still a copy); blank rows and closers are never echoes.
+/// after that, is still a copy); plain rows ([`is_plain`]) are never
+/// echoes.
 pub(crate) fn echoes(hunks: &[Hunk], live: &Text) -> Vec<Echo> {
     let total = live.line_count();
     let staying = Staying::new(hunks, live);
     let kept = |n: usize| staying.line(n);
-    let plain = |rows: &[String]| rows.iter().all(|r| r.trim().is_empty() || is_closer(r));
+    let plain = |rows: &[String]| rows.iter().all(|r| is_plain(r));
     let mut found = Vec::new();
     for hunk in hunks {
         let Some(around) = surroundings(&hunk.kind, total) else {

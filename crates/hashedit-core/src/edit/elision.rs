@@ -66,8 +66,10 @@ const COMMENTS: &[(&str, &str)] = &[
     ("*", ""),
 ];
 
-/// Words that, around an ellipsis, say "the rest is as before".
-const PLACEHOLDER_WORDS: &[&str] = &[
+/// Words that, with an ellipsis, say "the rest is as before"; a
+/// placeholder names at least one of them, or holds nothing but the
+/// ellipsis.
+const STRONG_WORDS: &[&str] = &[
     "existing",
     "unchanged",
     "rest",
@@ -76,9 +78,14 @@ const PLACEHOLDER_WORDS: &[&str] = &[
     "previous",
     "omitted",
     "elided",
-    "other",
-    "before",
     "original",
+    "other",
+    "more",
+    "etc",
+];
+
+/// Words a placeholder may hold besides a strong one.
+const FILLER_WORDS: &[&str] = &[
     "as",
     "of",
     "the",
@@ -86,8 +93,6 @@ const PLACEHOLDER_WORDS: &[&str] = &[
     "file",
     "lines",
     "here",
-    "etc",
-    "more",
     "methods",
     "functions",
     "implementation",
@@ -118,24 +123,48 @@ const PLACEHOLDER_WORDS: &[&str] = &[
     "fields",
     "config",
     "styles",
+    "before",
 ];
 
+/// Words that say "as before" on their own, without an ellipsis
+/// (`# (unchanged)`, `// existing code`).
+const SELF_EVIDENT_WORDS: &[&str] = &["unchanged", "existing", "omitted", "elided"];
+
 /// The comment text of `row` when it is a placeholder comment: a comment
-/// holding an ellipsis (`...` or `…`) and otherwise only placeholder words
-/// (or nothing).
+/// holding an ellipsis (`...` or `…`) and nothing else, or placeholder
+/// words with an ellipsis and a strong word (`// ... existing code ...`),
+/// or without an ellipsis but with a word that says it on its own
+/// (`# (unchanged)`). Other text around an ellipsis (`// - (...)` in a
+/// list, `# see ... for details`) is a real comment.
 fn placeholder(row: &str) -> Option<&str> {
     let t = row.trim();
     let (open, close) = COMMENTS.iter().find(|(open, _)| t.starts_with(open))?;
     let inner = t[open.len()..].trim();
     let inner = inner.strip_suffix(close).unwrap_or(inner).trim();
-    if !(inner.contains("...") || inner.contains('…')) {
-        return None;
+    let ellipsis = inner.contains("...") || inner.contains('…');
+    let rest = inner.replace("...", " ").replace('…', " ");
+    if rest.trim().is_empty() {
+        return ellipsis.then_some(t);
     }
-    let words_only = inner
+    let words: Vec<String> = rest
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
-        .all(|w| PLACEHOLDER_WORDS.contains(&w.to_ascii_lowercase().as_str()));
-    words_only.then_some(t)
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let punctuation_only = rest
+        .chars()
+        .all(|c| c.is_alphanumeric() || c.is_whitespace() || "()[]:,-.".contains(c));
+    let strong = if ellipsis {
+        words.iter().any(|w| STRONG_WORDS.contains(&w.as_str()))
+    } else {
+        words
+            .iter()
+            .any(|w| SELF_EVIDENT_WORDS.contains(&w.as_str()))
+    };
+    let fillers = words
+        .iter()
+        .all(|w| STRONG_WORDS.contains(&w.as_str()) || FILLER_WORDS.contains(&w.as_str()));
+    (punctuation_only && strong && fillers).then_some(t)
 }
 
 /// Finds replacement rows that are placeholder comments where the lines
@@ -179,14 +208,19 @@ mod tests {
             "{/* ... existing props ... */}",
             "// …",
             "# ... (unchanged)",
+            "# (unchanged)",
+            "// existing code",
+            "    // rest of the function unchanged",
         ] {
             assert!(placeholder(row).is_some(), "{row:?}");
         }
         for row in [
             "// TODO: handle ... later",
+            "// - (...)",
+            "/// * `f(...)` calls it",
             "let x = y...;",
             "# see ... for details about parsing",
-            "// existing code",
+            "// unchanged since 2019: see issue 12",
             "print('...')",
             "/* spread: ...args */",
         ] {

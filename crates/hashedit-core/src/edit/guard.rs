@@ -14,9 +14,9 @@ use crate::text::Text;
 
 use super::echo::{self, Echo};
 use super::elision::Elision;
-use super::indent::IndentMismatch;
+use super::indent::{IndentMismatch, LostIndentation};
 use super::reading::Reading;
-use super::slip::{self, DroppedEdge, Shift, Slip};
+use super::slip::{self, Shift, ShortRange};
 
 /// Whether the guards refuse what they find.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -35,12 +35,14 @@ pub enum Guards {
 pub enum Suspicion {
     /// Rows indented in the other style than the lines around them.
     Indentation(IndentMismatch),
+    /// Rows without indentation among indented lines.
+    LostIndentation(LostIndentation),
     /// Rows that repeat the unchanged lines beside them.
     Echo(Echo),
     /// A row that copies the line beside the range.
     Shift(Shift),
-    /// A range one line too long.
-    DroppedEdge(DroppedEdge),
+    /// A range one line short, its rows restating the line beyond it.
+    ShortRange(ShortRange),
     /// A placeholder comment standing in for lines.
     Elision(Elision),
     /// The file parsed before the edit and would not after it.
@@ -64,9 +66,10 @@ impl Suspicion {
     pub fn op_line(&self) -> Option<usize> {
         match self {
             Suspicion::Indentation(m) => Some(m.op.line),
+            Suspicion::LostIndentation(l) => Some(l.op.line),
             Suspicion::Echo(e) => Some(e.op.line),
             Suspicion::Shift(s) => Some(s.op.line),
-            Suspicion::DroppedEdge(d) => Some(d.op.line),
+            Suspicion::ShortRange(s) => Some(s.op.line),
             Suspicion::Elision(e) => Some(e.op.line),
             Suspicion::BrokenSyntax(b) => b.op.as_ref().map(|op| op.line),
             Suspicion::NoChange => None,
@@ -77,9 +80,10 @@ impl Suspicion {
     pub fn written(&self) -> String {
         match self {
             Suspicion::Indentation(m) => format!("{m} (written as sent)"),
+            Suspicion::LostIndentation(l) => l.written(),
             Suspicion::Echo(e) => e.written(),
             Suspicion::Shift(s) => s.written(),
-            Suspicion::DroppedEdge(d) => d.written(),
+            Suspicion::ShortRange(s) => s.written(),
             Suspicion::Elision(e) => e.written(),
             Suspicion::BrokenSyntax(b) => format!(
                 "the file parsed before this edit and now has a syntax error near line {}{} (written \
@@ -104,9 +108,10 @@ impl fmt::Display for Suspicion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Suspicion::Indentation(m) => write!(f, "{m}"),
+            Suspicion::LostIndentation(l) => write!(f, "{l}"),
             Suspicion::Echo(e) => write!(f, "{e}"),
             Suspicion::Shift(s) => write!(f, "{s}"),
-            Suspicion::DroppedEdge(d) => write!(f, "{d}"),
+            Suspicion::ShortRange(s) => write!(f, "{s}"),
             Suspicion::Elision(e) => write!(f, "{e}"),
             Suspicion::BrokenSyntax(b) => write!(
                 f,
@@ -170,11 +175,18 @@ pub(crate) fn suspicions(
         .into_iter()
         .map(Suspicion::Indentation)
         .collect();
+    found.extend(
+        super::indent::lost_indentation(hunks, live)
+            .into_iter()
+            .map(Suspicion::LostIndentation),
+    );
     found.extend(echo::echoes(hunks, live).into_iter().map(Suspicion::Echo));
-    found.extend(slip::slips(hunks, live).into_iter().map(|slip| match slip {
-        Slip::Shift(shift) => Suspicion::Shift(shift),
-        Slip::DroppedEdge(dropped) => Suspicion::DroppedEdge(dropped),
-    }));
+    found.extend(slip::shifts(hunks, live).into_iter().map(Suspicion::Shift));
+    found.extend(
+        slip::short_ranges(hunks, live)
+            .into_iter()
+            .map(Suspicion::ShortRange),
+    );
     found.extend(
         super::elision::elisions(hunks, live)
             .into_iter()
@@ -199,17 +211,27 @@ pub(crate) fn readings(hunks: &[Hunk], suspicions: &[Suspicion], live: &Text) ->
         if !echoes.is_empty() {
             out.extend(echo::readings(hunk, &echoes, live));
         }
+        for suspicion in suspicions {
+            if let Suspicion::LostIndentation(lost) = suspicion
+                && lost.op.line == hunk.line
+            {
+                out.extend(super::indent::reindented(hunk, &lost.indent));
+            }
+        }
         let body = match &hunk.kind {
             crate::hunk::HunkKind::Replace { body, .. } => body,
             _ => continue,
         };
         for suspicion in suspicions {
-            let slip = match suspicion {
-                Suspicion::Shift(s) if s.op.line == hunk.line => Slip::Shift(s.clone()),
-                Suspicion::DroppedEdge(d) if d.op.line == hunk.line => Slip::DroppedEdge(d.clone()),
-                _ => continue,
-            };
-            out.push(slip::reading(&slip, body));
+            match suspicion {
+                Suspicion::Shift(shift) if shift.op.line == hunk.line => {
+                    out.push(slip::reading(shift, body));
+                }
+                Suspicion::ShortRange(short) if short.op.line == hunk.line => {
+                    out.push(slip::widened(short, body));
+                }
+                _ => {}
+            }
         }
     }
     out

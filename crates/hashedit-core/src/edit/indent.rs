@@ -130,11 +130,163 @@ pub(crate) fn indent_mismatch(
             Indent::of(row).is_some_and(|s| s != file)
                 && !(role == TabRole::Recipe && Indent::of(row) == Some(Indent::Tabs))
         };
+        // A model re-typing the indentation converts every row; rows of
+        // both styles are the author's own mix (real code has it).
+        if around.body.iter().any(|r| Indent::of(r) == Some(file)) {
+            return None;
+        }
         let row = around.body.iter().position(foreign)?;
         Some(IndentMismatch {
             op: OpRef::of(hunk),
             row: row + 1,
             file,
         })
+    })
+}
+
+/// Rows that lost their indentation: every row starts at column 0 while
+/// the lines they replace and the lines around them are indented (a model
+/// that stripped leading whitespace). Written as sent, code would land at
+/// the top level inside an indented block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LostIndentation {
+    /// The op.
+    pub op: OpRef,
+    /// The indentation of the lines around the rows (as written there).
+    pub indent: String,
+}
+
+impl LostIndentation {
+    fn what(&self) -> String {
+        format!(
+            "{}: no body row is indented, but the lines it replaces and the lines around it are \
+             (with {})",
+            self.op,
+            describe(&self.indent)
+        )
+    }
+
+    /// The warning, once the rows were written as sent.
+    pub(crate) fn written(&self) -> String {
+        format!("{} (written as sent)", self.what())
+    }
+}
+
+impl fmt::Display for LostIndentation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: written as sent, the rows would land at the top level inside an indented block",
+            self.what()
+        )
+    }
+}
+
+/// `4 spaces`, `1 tab`, `2 tabs and 1 space`.
+fn describe(indent: &str) -> String {
+    let tabs = indent.chars().filter(|&c| c == '\t').count();
+    let spaces = indent.chars().filter(|&c| c == ' ').count();
+    let part = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    match (tabs, spaces) {
+        (0, s) => part(s, "space", "spaces"),
+        (t, 0) => part(t, "tab", "tabs"),
+        (t, s) => format!(
+            "{} and {}",
+            part(t, "tab", "tabs"),
+            part(s, "space", "spaces")
+        ),
+    }
+}
+
+/// The leading whitespace of `line`.
+fn leading(line: &str) -> &str {
+    &line[..line.len() - line.trim_start().len()]
+}
+
+/// Finds bodies whose rows all lost their indentation (see
+/// [`LostIndentation`]).
+pub(crate) fn lost_indentation(hunks: &[Hunk], live: &Text) -> Vec<LostIndentation> {
+    let total = live.line_count();
+    let staying = super::neighbours::Staying::new(hunks, live);
+    let indented = |line: &str| !leading(line).is_empty();
+    // The nearest non-blank line that stays, walking from `n` by `step`.
+    let nearest = |mut n: usize, up: bool| -> Option<&str> {
+        while n >= 1 && n <= total {
+            if let Some(line) = staying.line(n).filter(|l| !l.trim().is_empty()) {
+                return Some(line);
+            }
+            n = if up { n - 1 } else { n + 1 };
+        }
+        None
+    };
+    let mut found = Vec::new();
+    for hunk in hunks {
+        let Some(around) = surroundings(&hunk.kind, total) else {
+            continue;
+        };
+        let rows: Vec<&String> = around
+            .body
+            .iter()
+            .filter(|r| !r.trim().is_empty())
+            .collect();
+        if rows.is_empty() || rows.iter().any(|r| indented(r)) {
+            continue;
+        }
+        let replaced: Vec<&str> = match &hunk.kind {
+            crate::hunk::HunkKind::Replace { range, .. } => (range.start..=range.end)
+                .map(|n| live.line(n))
+                .filter(|l| !l.trim().is_empty())
+                .collect(),
+            _ => Vec::new(),
+        };
+        let above = nearest(around.above, true);
+        let below = nearest(around.below, false);
+        let context_indented = match replaced.is_empty() {
+            // An insert: both neighbours must be indented.
+            true => above.is_some_and(indented) && below.is_some_and(indented),
+            // A replacement: the lines it replaces, and a neighbour.
+            false => {
+                replaced.iter().all(|l| indented(l))
+                    && (above.is_some_and(indented) || below.is_some_and(indented))
+            }
+        };
+        if !context_indented {
+            continue;
+        }
+        let model = replaced
+            .first()
+            .copied()
+            .or(above)
+            .or(below)
+            .unwrap_or_default();
+        found.push(LostIndentation {
+            op: OpRef::of(hunk),
+            indent: leading(model).to_string(),
+        });
+    }
+    found
+}
+
+/// The op of `hunk` with every non-blank row indented with `indent`.
+pub(crate) fn reindented(hunk: &Hunk, indent: &str) -> Option<super::reading::Reading> {
+    use crate::hunk::HunkKind;
+    let (header, body) = match &hunk.kind {
+        HunkKind::Replace { range, body } => (format!("PUT {}:", range.canonical()), body),
+        HunkKind::Insert { at, body } => (format!("PUT {}:", at.canonical()), body),
+        HunkKind::Delete { .. } => return None,
+    };
+    let rows: Vec<String> = body
+        .iter()
+        .map(|r| {
+            if r.trim().is_empty() {
+                r.clone()
+            } else {
+                format!("{indent}{r}")
+            }
+        })
+        .collect();
+    Some(super::reading::Reading {
+        kind: super::reading::ReadingKind::Reindent,
+        lines: super::reading::op_lines(&header, &rows),
     })
 }

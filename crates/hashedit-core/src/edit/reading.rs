@@ -16,8 +16,8 @@ pub enum ReadingKind {
     MoveRange,
     /// The range stops one line short of the line an edge row edits.
     ExtendRange,
-    /// The range is one line too long: the line nothing replaces stays.
-    ShortenRange,
+    /// The rows with the indentation of the lines around them.
+    Reindent,
 }
 
 /// One corrected op, as document lines.
@@ -47,8 +47,9 @@ impl fmt::Display for Reading {
             ReadingKind::ExtendRange => {
                 "if the range is one line short, include the line the row edits"
             }
-            ReadingKind::ShortenRange => {
-                "if the range is one line too long, keep the line nothing replaces"
+            ReadingKind::Reindent => {
+                "if the rows belong in the block, give them its indentation (each row's own \
+                 indentation inside the block is yours to restore)"
             }
         };
         if self.lines.is_empty() {

@@ -217,22 +217,10 @@ fn a_replacement_aimed_one_line_off_is_refused_with_the_aimed_op() {
     assert!(message.contains("try: PUT 3:\n"), "{message}");
     // Aimed right: the row resembles the line it replaces.
     assert!(edit(file, "PUT 3:\n+    let count = items.len() + 1;").is_ok());
-    // One line too many: the row edits line 2 and line 3 would be lost.
-    let message = refused(file, "PUT 2.=3:\n+    let total = 1;");
-    assert!(
-        message.starts_with(
-            "f.go: PUT 2.=3: (document line 2): the body rows are edits of line 2, in order, and \
-             nothing replaces line 3: written as sent, it would be deleted. Nothing was written.\n"
-        ),
-        "{message}"
-    );
-    assert!(
-        message.contains(
-            "if the range is one line too long, keep the line nothing replaces:\ntry: PUT 2:\n\
-             +    let total = 1;\n"
-        ),
-        "{message}"
-    );
+    // One line too many: the row edits line 2 and line 3 is deleted. Real
+    // edits do that all the time (a line deleted next to an edited one),
+    // so it is written as sent.
+    assert!(edit(file, "PUT 2.=3:\n+    let total = 1;").is_ok());
     // One line short: the last row edits line 3, which would stay.
     let message = refused(
         file,
@@ -496,5 +484,84 @@ fn eof_adds_or_removes_the_final_newline() {
         error.failure.to_string(),
         "EOF NO NEWLINE (document line 2): the last line is empty, so removing its line break would \
          remove the line; CUT it instead; nothing was written"
+    );
+}
+
+#[test]
+fn a_row_that_copies_its_neighbour_with_the_arguments_swapped_is_a_shift() {
+    // Meant for line 2, sent to line 1: the same words in another order
+    // edit line 2 whatever the characters' alignment says.
+    let file = "let first_value = compute(alpha);\nlet t = TypeVar(\"Name\", bound=Type[Base]);\n";
+    let message = refused(
+        file,
+        "PUT 1:\n+let t = TypeVar(bound=Type[Base], \"Name\");",
+    );
+    assert!(message.contains("try: PUT 2:\n"), "{message}");
+}
+
+#[test]
+fn rows_mixing_both_styles_are_the_authors_own_indentation() {
+    // Real edit (immer 10.1.x): a tab-indented row followed by rows aligned
+    // with spaces, among tab-indented lines. A model re-typing indentation
+    // converts every row; a mix is what the author wrote.
+    let file = "function f() {\n\tif (x) {\n\t\tg()\n\t}\n}\n";
+    assert!(
+        edit_as(
+            "f.ts",
+            file,
+            "PUT 3:\n+\t\th({\n+                a: 1,\n+\t\t})"
+        )
+        .is_ok()
+    );
+    // Every row in the other style is still refused.
+    assert!(edit_as("f.ts", file, "PUT 3:\n+        h()").is_err());
+}
+
+#[test]
+fn rows_that_lost_their_indentation_are_refused_with_the_rows_reindented() {
+    let file = "fn f() {\n    let a = 1;\n    let b = 2;\n}\n";
+    let message = refused(file, "PUT 2:\n+let a = 3;");
+    assert!(
+        message.starts_with(
+            "f.go: PUT 2: (document line 2): no body row is indented, but the lines it replaces and the \
+             lines around it are (with 4 spaces): written as sent, the rows would land at the top \
+             level inside an indented block. Nothing was written."
+        ),
+        "{message}"
+    );
+    assert!(
+        message.contains("try: PUT 2:\n+    let a = 3;\n"),
+        "{message}"
+    );
+    // An insert between indented lines.
+    assert!(refused(file, "PUT >2:\n+let c = 4;").contains("try: PUT >2:\n+    let c = 4;"));
+    // Top-level code, and rows that keep some indentation, are fine.
+    assert!(edit("a();\nb();\n", "PUT 1:\n+c();").is_ok());
+    assert!(edit(file, "PUT 2:\n+    let a = 3;").is_ok());
+    // A block dedented with its header in the range is a real refactor.
+    let file = "x();\nif (y) {\n    z();\n}\n";
+    assert!(edit(file, "PUT 2.=4:\n+z();").is_ok());
+}
+
+#[test]
+fn two_lines_swapped_in_a_one_line_range_are_refused_with_the_range_widened() {
+    let file = "x();\nalpha_line();\nbeta_line();\ny();\n";
+    let message = refused(file, "PUT 2:\n+beta_line();\n+alpha_line();");
+    assert!(
+        message.starts_with(
+            "f.go: PUT 2: (document line 2): the first body row repeats line 3 just below the range, \
+             which stays: written as sent, the file would hold line 3 twice. Nothing was written."
+        ),
+        "{message}"
+    );
+    assert!(
+        message.contains("try: PUT 2.=3:\n+beta_line();\n+alpha_line();\n"),
+        "{message}"
+    );
+    assert_eq!(
+        edit(file, "PUT 2.=3:\n+beta_line();\n+alpha_line();")
+            .unwrap()
+            .bytes,
+        b"x();\nbeta_line();\nalpha_line();\ny();\n"
     );
 }

@@ -233,9 +233,11 @@ fn guard_kind(suspicions: &[Suspicion]) -> ErrorKind {
         .iter()
         .find(|s| matches!(s, Suspicion::Indentation(_)));
     match indentation.or(suspicions.first()) {
-        Some(Suspicion::Indentation(_)) => ErrorKind::IndentationMismatch,
+        Some(Suspicion::Indentation(_) | Suspicion::LostIndentation(_)) => {
+            ErrorKind::IndentationMismatch
+        }
         Some(Suspicion::Echo(_)) => ErrorKind::EchoedRows,
-        Some(Suspicion::Shift(_) | Suspicion::DroppedEdge(_)) => ErrorKind::ShiftedRange,
+        Some(Suspicion::Shift(_) | Suspicion::ShortRange(_)) => ErrorKind::ShiftedRange,
         Some(Suspicion::Elision(_)) => ErrorKind::ElidedLines,
         Some(Suspicion::BrokenSyntax(_)) => ErrorKind::BrokenSyntax,
         Some(Suspicion::NoChange) => ErrorKind::NoChange,
