@@ -31,4 +31,5 @@ pub mod peers;
 pub mod report;
 pub mod rng;
 pub mod score;
+pub mod signal;
 pub mod tokens;
