@@ -25,6 +25,7 @@ pub mod corpus;
 pub mod document;
 pub mod engine;
 pub mod hunks;
+pub mod literal;
 pub mod mistakes;
 pub mod mutate;
 pub mod peers;

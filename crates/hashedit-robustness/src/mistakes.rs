@@ -21,6 +21,7 @@
 
 use crate::document::{DocOp, DocSpec, header, op, oracle_ops, plus_rows};
 use crate::hunks::{Hunk, Lines, apply};
+use crate::literal::literal;
 use crate::mutate::Task;
 use crate::rng::Rng;
 
@@ -141,11 +142,30 @@ pub struct Variant {
     pub live: Lines,
     /// The file the author meant.
     pub intended: Lines,
+    /// The file the document gives when applied exactly as written to
+    /// `live` ([`literal`]); `None` when it has no literal reading.
+    pub literal: Option<Lines>,
+}
+
+impl Variant {
+    /// Whether applying the document as written would give other bytes
+    /// than meant: a refusal then prevented a wrong write. `None` when the
+    /// document has no literal reading.
+    pub fn literal_is_wrong(&self) -> Option<bool> {
+        self.literal.as_ref().map(|l| *l != self.intended)
+    }
 }
 
 /// Makes the variant of `task` carrying `mistake`; `None` when the task
 /// has no place for it (e.g. tabs in a file indented with spaces).
 pub fn variant(task: &Task, mistake: Mistake, rng: &mut Rng) -> Option<Variant> {
+    let mut v = build(task, mistake, rng)?;
+    v.literal = literal(&v.doc, &v.live);
+    Some(v)
+}
+
+/// The variant, its literal result left to [`variant`].
+fn build(task: &Task, mistake: Mistake, rng: &mut Rng) -> Option<Variant> {
     let original = &task.original;
     let plain = |form, ops| {
         Some(Variant {
@@ -154,6 +174,7 @@ pub fn variant(task: &Task, mistake: Mistake, rng: &mut Rng) -> Option<Variant> 
             doc: DocSpec::new(&task.path, ops),
             live: original.clone(),
             intended: task.target.clone(),
+            literal: None,
         })
     };
     let hunks = &task.hunks;
@@ -381,6 +402,20 @@ mod tests {
             assert!(text.contains("twenty\n") && !text.contains("line 20\n"));
             assert_eq!(v.intended.len() as isize - v.live.len() as isize, 0);
         }
+    }
+
+    #[test]
+    fn literal_readings() {
+        let t = task(&numbered(12), &numbered(12).replace("line 6\n", "six\n"));
+        let wrong = |m| variant(&t, m, &mut Rng::new(1)).map(|v| v.literal_is_wrong());
+        assert_eq!(wrong(Mistake::Oracle), Some(Some(false)));
+        assert_eq!(wrong(Mistake::WidenedRange), Some(Some(false)));
+        assert_eq!(wrong(Mistake::OffByOne), Some(Some(true)));
+        assert_eq!(wrong(Mistake::EchoNeighbour), Some(Some(true)));
+        assert_eq!(wrong(Mistake::PastedPrefixPlus), Some(Some(true)));
+        assert_eq!(wrong(Mistake::MissingPlus), Some(None));
+        assert_eq!(wrong(Mistake::CodeFence), Some(None));
+        assert_eq!(wrong(Mistake::PutDotColon), Some(None));
     }
 
     #[test]

@@ -74,6 +74,7 @@ pub(super) fn stale_drift(task: &Task, rng: &mut Rng) -> Option<Variant> {
         doc: DocSpec::new(&task.path, oracle_ops(&task.hunks)),
         live,
         intended,
+        literal: None,
     })
 }
 
@@ -99,5 +100,6 @@ pub(super) fn stale_whitespace(task: &Task, rng: &mut Rng) -> Option<Variant> {
         doc: DocSpec::new(&task.path, oracle_ops(&task.hunks)),
         live,
         intended,
+        literal: None,
     })
 }
