@@ -159,8 +159,8 @@ pub fn run(
         let target = task.target.text();
         let w = &mut results.whole_file;
         *w = (w.0 + 1, w.1 + target.len(), w.2 + tokens::o200k(&target));
-        let served = task.original.text();
         for (v, variant) in case.variants.iter().enumerate() {
+            let served = variant.served.text();
             let live = variant.live.text();
             let attempt = Attempt {
                 path: &task.path,

@@ -21,7 +21,7 @@ use hashedit_robustness::score::Outcome;
 #[derive(Debug, Parser)]
 #[command(name = "hashedit-robustness")]
 struct Args {
-    /// Number of tasks (each yields up to 17 documents).
+    /// Number of tasks (each yields up to 23 documents).
     #[arg(long, default_value_t = 200)]
     tasks: usize,
     /// Seed of the run; the same seed and corpus give the same tables.
@@ -72,7 +72,7 @@ fn dump(dir: &Path, engine: &str, case: &Case, v: usize, reply: &Reply, outcome:
     ));
     let files: [(&str, &[u8]); 7] = [
         ("document.txt", reply.document.as_bytes()),
-        ("original", case.task.original.text().into_bytes().leak()),
+        ("original", variant.served.text().into_bytes().leak()),
         ("live", variant.live.text().into_bytes().leak()),
         ("intended", variant.intended.text().into_bytes().leak()),
         ("after", reply.after.as_deref().unwrap_or_default()),

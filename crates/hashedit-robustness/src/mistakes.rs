@@ -2,7 +2,8 @@
 //! result.
 //!
 //! A [`Variant`] is what the benchmark hands an engine: a document, the
-//! file the model read (always the task's original), the file on disk when
+//! file the model read (the task's original, or its target for an insert
+//! that restores what a deletion task removed), the file on disk when
 //! the edit arrives (the original, or a drifted copy), and the bytes the
 //! author *meant*. The intended result is stated per mistake, from the
 //! author's point of view, never from any engine's:
@@ -13,7 +14,15 @@
 //! * an off-by-one range meant the oracle target, so applying it as written
 //!   is applied wrongly unless refused;
 //! * a body restating a neighbour line meant the oracle target (the
-//!   restated line was context, not new content);
+//!   restated line was context, not new content): at one edge or both, the
+//!   anchor line of an insert, or the closing line below a body;
+//! * rows whose indentation was dropped meant the indented lines, the
+//!   target;
+//! * a body that elides kept lines behind a placeholder comment
+//!   (`// ... existing code ...`) meant those lines to stay: the target, so
+//!   applying it as written is applied wrongly unless refused;
+//! * a range one line short (the rows of a replacement all there, its last
+//!   line left out of the range) meant the target too;
 //! * a range widened to retype kept lines exactly meant — and, applied as
 //!   written, gives — the oracle target;
 //! * a stale tag (the file changed after the read, away from the edit)
@@ -25,12 +34,16 @@ use crate::literal::literal;
 use crate::mutate::Task;
 use crate::rng::Rng;
 
+mod body;
 mod echo;
+mod edges;
 mod ranges;
 mod stale;
 
+use body::{dropped_indentation, elision};
 use echo::echo;
-use ranges::{off_by_one, widened};
+use edges::{both_edges, echoed_closer, insert_anchor};
+use ranges::{off_by_one, one_short, widened};
 use stale::{stale_drift, stale_whitespace};
 
 /// Nearest distance (in lines) between a drift and any edited line.
@@ -73,11 +86,26 @@ pub enum Mistake {
     DuplicatedHunk,
     /// Hunks in reverse order.
     ReversedHunks,
+    /// One body restating both the kept line above and the one below.
+    EchoBothEdges,
+    /// An insert restating its anchor: `PUT >N:` starting with line N, or
+    /// `PUT <N:` ending with it.
+    EchoInInsert,
+    /// A body ending with the closing line (`}`, `)`, `end`…) below it.
+    EchoedCloser,
+    /// Body rows with their leading whitespace stripped.
+    DroppedIndentation,
+    /// Kept lines inside a replaced range elided behind a placeholder
+    /// comment (`// ... existing code ...`).
+    ElisionPlaceholder,
+    /// A replacement's range missing its last line.
+    RangeOneShort,
 }
 
 impl Mistake {
-    /// Every kind, in table order.
-    pub const ALL: [Mistake; 17] = [
+    /// Every kind, in table order. Appended kinds keep the streams (and so
+    /// the documents) of the earlier ones: a kind's stream is its index.
+    pub const ALL: [Mistake; 23] = [
         Mistake::Oracle,
         Mistake::OffByOne,
         Mistake::StaleDrift,
@@ -95,6 +123,24 @@ impl Mistake {
         Mistake::PutDotColon,
         Mistake::DuplicatedHunk,
         Mistake::ReversedHunks,
+        Mistake::EchoBothEdges,
+        Mistake::EchoInInsert,
+        Mistake::EchoedCloser,
+        Mistake::DroppedIndentation,
+        Mistake::ElisionPlaceholder,
+        Mistake::RangeOneShort,
+    ];
+
+    /// The kinds added to measure the guards of issue 13 (echo, syntax,
+    /// elision and range refusals): their figures are pinned in CI, not
+    /// required to land.
+    pub const GUARDED: [Mistake; 6] = [
+        Mistake::EchoBothEdges,
+        Mistake::EchoInInsert,
+        Mistake::EchoedCloser,
+        Mistake::DroppedIndentation,
+        Mistake::ElisionPlaceholder,
+        Mistake::RangeOneShort,
     ];
 
     /// Kebab-case name.
@@ -117,14 +163,21 @@ impl Mistake {
             Mistake::PutDotColon => "put-N.:",
             Mistake::DuplicatedHunk => "duplicated-hunk",
             Mistake::ReversedHunks => "reversed-hunks",
+            Mistake::EchoBothEdges => "echo-both-edges",
+            Mistake::EchoInInsert => "echo-in-insert",
+            Mistake::EchoedCloser => "echoed-closer",
+            Mistake::DroppedIndentation => "dropped-indentation",
+            Mistake::ElisionPlaceholder => "elision-placeholder",
+            Mistake::RangeOneShort => "range-one-short",
         }
     }
 
     /// Whether a document carrying this mistake holds any evidence of it.
-    /// An off-by-one range is a well-formed edit of other lines; no engine
-    /// can tell it from a correct one without guessing.
+    /// An off-by-one range (one line short among them) is a well-formed
+    /// edit of other lines; no engine can tell it from a correct one
+    /// without guessing.
     pub fn detectable(self) -> bool {
-        !matches!(self, Mistake::OffByOne)
+        !matches!(self, Mistake::OffByOne | Mistake::RangeOneShort)
     }
 }
 
@@ -138,7 +191,10 @@ pub struct Variant {
     pub form: &'static str,
     /// The document.
     pub doc: DocSpec,
-    /// The file when the edit arrives (the original unless it drifted).
+    /// The file the model read: the task's original, or for an insert
+    /// made from a deletion task its target (the edit restores the lines).
+    pub served: Lines,
+    /// The file when the edit arrives (the one served unless it drifted).
     pub live: Lines,
     /// The file the author meant.
     pub intended: Lines,
@@ -172,6 +228,7 @@ fn build(task: &Task, mistake: Mistake, rng: &mut Rng) -> Option<Variant> {
             mistake,
             form,
             doc: DocSpec::new(&task.path, ops),
+            served: original.clone(),
             live: original.clone(),
             intended: task.target.clone(),
             literal: None,
@@ -295,6 +352,14 @@ fn build(task: &Task, mistake: Mistake, rng: &mut Rng) -> Option<Variant> {
             ops.reverse();
             plain("all", ops)
         }
+        Mistake::EchoBothEdges => both_edges(task, rng).and_then(|(form, ops)| plain(form, ops)),
+        Mistake::EchoInInsert => insert_echo(task, rng),
+        Mistake::EchoedCloser => echoed_closer(task, rng).and_then(|(form, ops)| plain(form, ops)),
+        Mistake::DroppedIndentation => {
+            dropped_indentation(task).and_then(|(form, ops)| plain(form, ops))
+        }
+        Mistake::ElisionPlaceholder => elision(task, rng).and_then(|(form, ops)| plain(form, ops)),
+        Mistake::RangeOneShort => one_short(task, rng).and_then(|(form, ops)| plain(form, ops)),
     }
 }
 
@@ -331,6 +396,60 @@ fn try_hunk(task: &Task, i: usize, replacement: Vec<Hunk>, differs: bool) -> Opt
     ops.splice(i..=i, replacement.iter().map(op));
     Some(ops)
 }
+
+/// An insert restating its anchor line; a task that only deletes lines is
+/// read backwards (the edit restores them) to have an insert.
+fn insert_echo(task: &Task, rng: &mut Rng) -> Option<Variant> {
+    let (task, (form, ops)) = match insert_anchor(task, rng) {
+        Some(made) => (task.clone(), made),
+        None => {
+            let back = restoring(task)?;
+            let made = insert_anchor(&back, rng)?;
+            (back, made)
+        }
+    };
+    Some(Variant {
+        mistake: Mistake::EchoInInsert,
+        form,
+        doc: DocSpec::new(&task.path, ops),
+        served: task.original.clone(),
+        live: task.original.clone(),
+        intended: task.target,
+        literal: None,
+    })
+}
+
+/// The task read backwards when it only deletes lines: from its target
+/// back to its original, by inserts.
+fn restoring(task: &Task) -> Option<Task> {
+    if !task.hunks.iter().all(|h| matches!(h, Hunk::Delete { .. })) {
+        return None;
+    }
+    let hunks = crate::hunks::diff(&task.target, &task.original);
+    Some(Task {
+        original: task.target.clone(),
+        target: task.original.clone(),
+        hunks,
+        ..task.clone()
+    })
+}
+
+/// Replaces hunk `i` by `hunk`, written as `op`, if the result still
+/// applies and differs from the target.
+fn try_op(task: &Task, i: usize, hunk: Hunk, op: DocOp) -> Option<Vec<DocOp>> {
+    let mut hunks = task.hunks.clone();
+    hunks[i] = hunk;
+    let written = apply(&task.original, &hunks).ok()?;
+    if written == task.target {
+        return None;
+    }
+    let mut ops = oracle_ops(&task.hunks);
+    ops[i] = op;
+    Some(ops)
+}
+
+#[cfg(test)]
+mod guarded_tests;
 
 #[cfg(test)]
 mod tests {

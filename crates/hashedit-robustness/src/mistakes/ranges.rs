@@ -1,7 +1,7 @@
 //! Mistakes in a range: off by one line, or widened to retype kept lines.
 
-use crate::document::DocOp;
-use crate::hunks::Hunk;
+use crate::document::{DocOp, op};
+use crate::hunks::{Hunk, apply};
 use crate::mutate::Task;
 use crate::rng::Rng;
 
@@ -112,4 +112,64 @@ pub(super) fn widened(task: &Task, rng: &mut Rng) -> Option<(&'static str, Vec<D
         }
     }
     None
+}
+
+/// Most lines of the one replacement that [`one_short`] makes of a task's
+/// hunks when none of them replaces several lines.
+const MERGED_MAX: usize = 8;
+
+/// One replacement of several lines whose range misses its last line: the
+/// rows are all there, so the old last line stays after them. A task
+/// without such a hunk is written as the one replacement of the lines its
+/// hunks span (2 to [`MERGED_MAX`] of them, as a model rewriting the
+/// region would), that range one line short.
+pub(super) fn one_short(task: &Task, rng: &mut Rng) -> Option<(&'static str, Vec<DocOp>)> {
+    let fits: Vec<usize> = (0..task.hunks.len())
+        .filter(|&i| matches!(task.hunks[i], Hunk::Replace { start, end, .. } if end > start))
+        .collect();
+    let Some(&i) = fits.get(rng.below(fits.len().max(1))) else {
+        return merged_short(task);
+    };
+    let Hunk::Replace { start, end, rows } = &task.hunks[i] else {
+        unreachable!("only replacements fit")
+    };
+    let short = Hunk::Replace {
+        start: *start,
+        end: end - 1,
+        rows: rows.clone(),
+    };
+    try_hunk(task, i, vec![short], true).map(|ops| ("last-line", ops))
+}
+
+/// The lines all hunks span, replaced at once by their new text, the range
+/// one line short.
+fn merged_short(task: &Task) -> Option<(&'static str, Vec<DocOp>)> {
+    let (n, m) = (task.original.len(), task.target.len());
+    // A span's lines, or an insert's gap (empty: after + 1 ..= after).
+    let bounds = |h: &Hunk| match h {
+        Hunk::Insert { after, .. } => (after + 1, *after),
+        _ => h.span().expect("a span"),
+    };
+    let start = task.hunks.iter().map(|h| bounds(h).0).min()?;
+    let end = task.hunks.iter().map(|h| bounds(h).1).max()?;
+    if end <= start || end - start + 1 > MERGED_MAX {
+        return None;
+    }
+    // Everything outside start..=end is unchanged, so the target holds the
+    // same lines before and after the region.
+    let rows = task
+        .target
+        .lines
+        .get(start - 1..m.checked_sub(n - end)?)?
+        .to_vec();
+    if rows.is_empty() {
+        return None;
+    }
+    let short = Hunk::Replace {
+        start,
+        end: end - 1,
+        rows,
+    };
+    let written = apply(&task.original, std::slice::from_ref(&short)).ok()?;
+    (written != task.target).then(|| ("merged-last-line", vec![op(&short)]))
 }
