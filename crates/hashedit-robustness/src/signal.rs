@@ -56,9 +56,8 @@ impl Signal {
 
 /// Known phrasings, first match wins: (pattern, label).
 const NAMED: &[(&str, &str)] = &[
-    (r"placeholder|elided|elision|existing code", "elision"),
+    (r"placeholder|elided|elision", "elision"),
     (r"body rows? repeats? lines? \d", "echo"),
-    (r"\becho", "echo"),
     (r"edited copy of line", "shift"),
     (r"nothing replaces line|one line too long", "range-too-long"),
     (r"syntax error", "syntax"),
@@ -97,6 +96,8 @@ const PRECISE_KINDS: &[&str] = &[
     "unsupported_encoding",
 ];
 
+/// The name of a known phrasing on the message's first line; quoted text
+/// (document rows, code in a snapshot) never counts, nor do later lines.
 fn named(message: &str) -> Option<&'static str> {
     static COMPILED: OnceLock<Vec<(Regex, &'static str)>> = OnceLock::new();
     let compiled = COMPILED.get_or_init(|| {
@@ -105,10 +106,20 @@ fn named(message: &str) -> Option<&'static str> {
             .map(|(p, l)| (Regex::new(&format!("(?i){p}")).expect("valid pattern"), *l))
             .collect()
     });
+    let line = unquoted(message.lines().next().unwrap_or_default());
     compiled
         .iter()
-        .find(|(re, _)| re.is_match(message))
+        .find(|(re, _)| re.is_match(&line))
         .map(|(_, label)| *label)
+}
+
+/// `line` with quoted text as `…`.
+fn unquoted(line: &str) -> String {
+    static QUOTED: OnceLock<Regex> = OnceLock::new();
+    QUOTED
+        .get_or_init(|| Regex::new(r"'[^']*'|`[^`]*`|\x22[^\x22]*\x22").expect("valid pattern"))
+        .replace_all(line, "…")
+        .into_owned()
 }
 
 /// The label of a warning line.
@@ -132,10 +143,10 @@ const FALLBACK_WORDS: usize = 6;
 
 /// The first words of a message's first line, after the prefixes that
 /// only locate it (`warning:`, `edit document line N:`, a path, an op),
-/// with numbers as `N` and quoted text as `…`.
+/// with numbers as `N`, paths as `PATH` and quoted text as `…`.
 pub fn first_words(message: &str) -> String {
     static PREFIX: OnceLock<Regex> = OnceLock::new();
-    static QUOTED: OnceLock<Regex> = OnceLock::new();
+    static PATH: OnceLock<Regex> = OnceLock::new();
     static NUMBER: OnceLock<Regex> = OnceLock::new();
     let prefix = PREFIX.get_or_init(|| {
         Regex::new(
@@ -143,12 +154,12 @@ pub fn first_words(message: &str) -> String {
         )
         .expect("valid pattern")
     });
-    let quoted = QUOTED
-        .get_or_init(|| Regex::new(r"'[^']*'|`[^`]*`|\x22[^\x22]*\x22").expect("valid pattern"));
+    let path = PATH.get_or_init(|| Regex::new(r"[\w.-]*/[\w./-]+").expect("valid pattern"));
     let number = NUMBER.get_or_init(|| Regex::new(r"\d+").expect("valid pattern"));
     let line = message.lines().next().unwrap_or_default().trim();
     let rest = prefix.replace(line, "");
-    let rest = quoted.replace_all(&rest, "…");
+    let rest = unquoted(&rest);
+    let rest = path.replace_all(&rest, "PATH");
     let rest = number.replace_all(&rest, "N");
     let words: Vec<&str> = rest.split_whitespace().take(FALLBACK_WORDS).collect();
     let text = words.join(" ");
@@ -214,8 +225,22 @@ mod tests {
             "rows N-N look odd; check"
         );
         assert_eq!(first_words("note: \n"), "(empty message)");
-        let s = Signal::refusal(Some("suspect_edit"), "a.rs: the body echoes line 4");
-        assert_eq!(s.describe(), "refused: suspect_edit: echo");
+        let s = Signal::refusal(Some("suspect_edit"), "a.rs: the body elides lines 4-9");
+        assert_eq!(
+            s.describe(),
+            "refused: suspect_edit: the body elides lines N-N"
+        );
+        let s = Signal::refusal(None, "Edit rejected for src/a/b.py: file changed");
+        assert_eq!(
+            s.describe(),
+            "refused: Edit rejected for PATH: file changed"
+        );
+        // Code quoted in the message, or below its first line, never names it.
+        let s = Signal::refusal(
+            None,
+            "row '// ... existing code ...' bad\n1:// a placeholder",
+        );
+        assert_eq!(s.describe(), "refused: row … bad");
         assert_eq!(Signal::warning_of_kind("echo").describe(), "warned: echo");
     }
 }
