@@ -1,6 +1,11 @@
-//! The tables: per mistake kind, every engine side by side.
+//! The tables: per mistake kind, every engine side by side; the real-edit
+//! corpus per engine ([`real_summary`], [`real_detail`]).
 
 use std::fmt::Write as _;
+
+mod real;
+
+pub use real::{real_detail, real_summary};
 
 use crate::bench::Results;
 use crate::mistakes::Mistake;
