@@ -225,6 +225,14 @@ fn main() -> ExitCode {
     } else {
         None
     };
+    for name in &args.engines {
+        let name = engines
+            .iter()
+            .find(|e| e.name() == name || (name == "omp" && e.name() == "oh-my-pi"))
+            .map_or(name.as_str(), |e| e.name());
+        println!("\n## Guards of {name}\n");
+        print!("{}", report::guards(mutated.as_ref(), real.as_ref(), name));
+    }
     let wrong = mutated
         .as_ref()
         .map_or(0, |r| r.select(0, |r| r.outcome.is_wrong()).len())
