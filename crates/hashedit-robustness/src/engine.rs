@@ -177,7 +177,7 @@ impl Engine for Ours {
             }
             Err(error) => Reply {
                 ok: false,
-                signals: vec![Signal::refusal(Some(error.kind.name()), &error.message)],
+                signals: Signal::refusals(Some(error.kind.name()), &error.message),
                 text: error.message,
                 warnings: Vec::new(),
                 after: None,

@@ -47,12 +47,38 @@ impl Signal {
         }
     }
 
+    /// The refusal of `kind` with `message`, then one signal per further
+    /// finding the message lists on its first line (`… . Also, …`),
+    /// labelled `also: …`: a refusal names every guard that spoke, while
+    /// its kind names the first.
+    pub fn refusals(kind: Option<&str>, message: &str) -> Vec<Signal> {
+        let first = message.lines().next().unwrap_or_default();
+        let mut findings = first.split(FINDINGS_SEPARATOR);
+        let lead = findings.next().unwrap_or_default();
+        let rest = &message[first.len()..];
+        let mut signals = vec![Signal::refusal(kind, &format!("{lead}{rest}"))];
+        for finding in findings {
+            let label = format!("also: {}", warning_label(finding));
+            let signal = Signal {
+                refusal: true,
+                label,
+            };
+            if !signals.contains(&signal) {
+                signals.push(signal);
+            }
+        }
+        signals
+    }
+
     /// `refused: label` or `warned: label`.
     pub fn describe(&self) -> String {
         let how = if self.refusal { "refused" } else { "warned" };
         format!("{how}: {}", self.label)
     }
 }
+
+/// How a refusal joins its findings on its first line.
+const FINDINGS_SEPARATOR: &str = ". Also, ";
 
 /// Known phrasings, first match wins: (pattern, label).
 const NAMED: &[(&str, &str)] = &[
@@ -62,6 +88,19 @@ const NAMED: &[(&str, &str)] = &[
     (r"nothing replaces line|one line too long", "range-too-long"),
     (r"syntax error", "syntax"),
     (r"leaves the file exactly as it was", "unchanged"),
+    (r"the - rows restate", "repaired-minus-rows"),
+    (
+        r"every row started with its number",
+        "repaired-numbered-rows",
+    ),
+    (
+        r"without the markdown code fence around it",
+        "repaired-code-fence",
+    ),
+    (
+        r"indents with (?:tabs|spaces), but the lines around it",
+        "indentation",
+    ),
     (r"repeats document line \d+ exactly", "duplicate-op"),
     (r"the file changed since snapshot", "rebased"),
     (r"spells an op", "op-like-row"),
@@ -83,12 +122,16 @@ const NAMED: &[(&str, &str)] = &[
     (r"snapshot tag \S+ is stale|tag mismatch", "stale-tag"),
 ];
 
-/// Tool error kinds precise enough on their own.
+/// Tool error kinds precise enough on their own (`shifted_range` is not:
+/// its message tells a shifted range from one a line too long).
 const PRECISE_KINDS: &[&str] = &[
     "stale_tag",
     "line_out_of_range",
     "overlapping_ops",
     "indentation_mismatch",
+    "echoed_rows",
+    "elided_lines",
+    "broken_syntax",
     "unresolved_block",
     "register_error",
     "not_utf8",
@@ -150,7 +193,7 @@ pub fn first_words(message: &str) -> String {
     static NUMBER: OnceLock<Regex> = OnceLock::new();
     let prefix = PREFIX.get_or_init(|| {
         Regex::new(
-            r"^(?:(?:warning|note|error):\s*|(?:edit )?document(?: line \d+)?:\s*|[\w./-]+\.\w+:\s*|(?:PUT|CUT) [^:(]*\(document line \d+\):?\s*)+",
+            r"^(?:(?:warning|note|error):\s*|(?:edit )?document(?: line \d+)?:\s*|[\w./-]+\.\w+:\s*|(?:PUT|CUT) [^(]*\(document line \d+\):?\s*)+",
         )
         .expect("valid pattern")
     });
@@ -213,6 +256,24 @@ mod tests {
         assert_eq!(
             refusal_label(None, "Unknown op 'FOO' at 12"),
             "Unknown op … at N"
+        );
+    }
+
+    #[test]
+    fn a_refusal_names_every_finding_of_its_first_line() {
+        let message = "a.rs: PUT 3: (document line 2): the first body row repeats line 2, which \
+                       stays in the file: written as sent, the file would hold it twice. Also, the \
+                       file parses now, and written as sent it would have a syntax error near line \
+                       4. Nothing was written.\nIt would have written:\n3:fn echo() {}";
+        let labels: Vec<String> = Signal::refusals(Some("echoed_rows"), message)
+            .iter()
+            .map(Signal::describe)
+            .collect();
+        assert_eq!(labels, ["refused: echoed_rows", "refused: also: syntax"]);
+        assert_eq!(
+            Signal::refusals(None, "tag mismatch\n1:a").len(),
+            1,
+            "one finding, one signal"
         );
     }
 
