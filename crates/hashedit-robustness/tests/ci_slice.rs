@@ -43,15 +43,12 @@ type Pin = (Mistake, [[usize; 4]; 2]);
 /// must update them. To regenerate: run this test with `--nocapture` and
 /// copy the `GUARDED_PINS` it prints.
 const GUARDED_PINS: &[Pin] = &[
-    (Mistake::EchoBothEdges, [[0, 0, 48, 0], [0, 0, 48, 0]]),
-    (Mistake::EchoInInsert, [[0, 0, 24, 0], [0, 0, 24, 0]]),
-    (Mistake::EchoedCloser, [[0, 0, 10, 0], [0, 0, 10, 0]]),
-    (Mistake::DroppedIndentation, [[0, 0, 2, 50], [0, 0, 2, 50]]),
-    (
-        Mistake::ElisionPlaceholder,
-        [[0, 0, 40, 32], [0, 0, 40, 32]],
-    ),
-    (Mistake::RangeOneShort, [[0, 0, 2, 9], [0, 0, 2, 9]]),
+    (Mistake::EchoBothEdges, [[0, 48, 0, 0], [0, 48, 0, 0]]),
+    (Mistake::EchoInInsert, [[0, 24, 0, 0], [0, 24, 0, 0]]),
+    (Mistake::EchoedCloser, [[0, 9, 0, 1], [0, 9, 0, 1]]),
+    (Mistake::DroppedIndentation, [[0, 2, 0, 50], [0, 2, 0, 50]]),
+    (Mistake::ElisionPlaceholder, [[0, 70, 0, 2], [0, 70, 0, 2]]),
+    (Mistake::RangeOneShort, [[0, 2, 0, 9], [0, 2, 0, 9]]),
 ];
 
 /// The [`GUARDED_PINS`] of a run, as Rust source to paste.
