@@ -47,18 +47,27 @@ impl Signal {
         }
     }
 
-    /// The refusal of `kind` with `message`, then one signal per further
-    /// finding the message lists on its first line (`… . Also, …`),
-    /// labelled `also: …`: a refusal names every guard that spoke, while
-    /// its kind names the first.
+    /// The signals of a refusal of `kind` with `message`: one per finding
+    /// its first line lists (`… . Also, …`), each labelled by the guard
+    /// that found it ([`GUARD_LABELS`]) when the engine gave a kind, so a
+    /// refusal counts for every guard that spoke while its kind names only
+    /// the first. A finding no guard names keeps the kind's label (the
+    /// first) or `also: …` (the others).
     pub fn refusals(kind: Option<&str>, message: &str) -> Vec<Signal> {
         let first = message.lines().next().unwrap_or_default();
-        let mut findings = first.split(FINDINGS_SEPARATOR);
-        let lead = findings.next().unwrap_or_default();
-        let rest = &message[first.len()..];
-        let mut signals = vec![Signal::refusal(kind, &format!("{lead}{rest}"))];
-        for finding in findings {
-            let label = format!("also: {}", warning_label(finding));
+        let mut signals: Vec<Signal> = Vec::new();
+        for (i, finding) in first.split(FINDINGS_SEPARATOR).enumerate() {
+            let guard = kind.and_then(|_| named(finding)).and_then(|name| {
+                GUARD_LABELS
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, label)| label.to_string())
+            });
+            let label = match guard {
+                Some(label) => label,
+                None if i == 0 => refusal_label(kind, message),
+                None => format!("also: {}", warning_label(finding)),
+            };
             let signal = Signal {
                 refusal: true,
                 label,
@@ -79,6 +88,17 @@ impl Signal {
 
 /// How a refusal joins its findings on its first line.
 const FINDINGS_SEPARATOR: &str = ". Also, ";
+
+/// hashedit's guards by the finding they report: (name of the phrasing,
+/// label, in the tool error kinds' words).
+const GUARD_LABELS: &[(&str, &str)] = &[
+    ("echo", "echoed_rows"),
+    ("shift", "shifted_range: shift"),
+    ("range-too-long", "shifted_range: range-too-long"),
+    ("elision", "elided_lines"),
+    ("syntax", "broken_syntax"),
+    ("indentation", "indentation_mismatch"),
+];
 
 /// Known phrasings, first match wins: (pattern, label).
 const NAMED: &[(&str, &str)] = &[
@@ -269,7 +289,20 @@ mod tests {
             .iter()
             .map(Signal::describe)
             .collect();
-        assert_eq!(labels, ["refused: echoed_rows", "refused: also: syntax"]);
+        assert_eq!(labels, ["refused: echoed_rows", "refused: broken_syntax"]);
+        let odd = "a.rs: PUT 3: (document line 2): the first body row repeats line 2. Also, a \
+                   strange thing on line 9. Nothing was written.";
+        let labels: Vec<String> = Signal::refusals(Some("echoed_rows"), odd)
+            .iter()
+            .map(Signal::describe)
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                "refused: echoed_rows",
+                "refused: also: a strange thing on line N"
+            ]
+        );
         assert_eq!(
             Signal::refusals(None, "tag mismatch\n1:a").len(),
             1,
