@@ -98,6 +98,7 @@ const GUARD_LABELS: &[(&str, &str)] = &[
     ("elision", "elided_lines"),
     ("syntax", "broken_syntax"),
     ("indentation", "indentation_mismatch"),
+    ("unchanged", "no_change"),
 ];
 
 /// Known phrasings, first match wins: (pattern, label).
@@ -152,6 +153,7 @@ const PRECISE_KINDS: &[&str] = &[
     "echoed_rows",
     "elided_lines",
     "broken_syntax",
+    "no_change",
     "unresolved_block",
     "register_error",
     "not_utf8",
