@@ -44,9 +44,12 @@ type Pin = (Mistake, [[usize; 4]; 2]);
 /// copy the `GUARDED_PINS` it prints.
 const GUARDED_PINS: &[Pin] = &[
     (Mistake::EchoBothEdges, [[0, 48, 0, 0], [0, 48, 0, 0]]),
-    (Mistake::EchoInInsert, [[0, 24, 0, 0], [0, 24, 0, 0]]),
+    (Mistake::EchoInInsert, [[0, 23, 0, 0], [0, 23, 0, 0]]),
     (Mistake::EchoedCloser, [[0, 9, 0, 1], [0, 9, 0, 1]]),
-    (Mistake::DroppedIndentation, [[0, 2, 0, 50], [0, 2, 0, 50]]),
+    (
+        Mistake::DroppedIndentation,
+        [[0, 10, 0, 42], [0, 10, 0, 42]],
+    ),
     (Mistake::ElisionPlaceholder, [[0, 70, 0, 2], [0, 70, 0, 2]]),
     (Mistake::RangeOneShort, [[0, 2, 0, 9], [0, 2, 0, 9]]),
 ];
