@@ -62,6 +62,12 @@ pub trait Engine {
     fn scheme(&self) -> TagScheme;
     /// Runs one attempt.
     fn run(&mut self, attempt: &Attempt) -> Reply;
+    /// Whether the engine's grammar can set a file's final newline
+    /// (hashedit's `EOF NEWLINE` / `EOF NO NEWLINE`); the peers have no
+    /// such spelling.
+    fn spells_final_newline(&self) -> bool {
+        false
+    }
 }
 
 /// Renders `attempt`'s document with the tag `scheme` gives the served
@@ -143,6 +149,10 @@ impl Engine for Ours {
 
     fn scheme(&self) -> TagScheme {
         self.ws.tag_scheme()
+    }
+
+    fn spells_final_newline(&self) -> bool {
+        true
     }
 
     fn run(&mut self, attempt: &Attempt) -> Reply {

@@ -6,12 +6,14 @@
 //! model read, the new one what its author meant, and the document is the
 //! Myers line diff written as hashline ops under the old file's tag (the
 //! oracle writer of the mutation corpus). A change of the final newline
-//! cannot be written as ops; such an edit is kept, marked, and meant as
-//! the rest of the change (the new lines, the old final newline).
+//! is written with hashedit's `EOF NEWLINE` / `EOF NO NEWLINE` for an
+//! engine that has the spelling; for one without, it cannot be written:
+//! the edit is marked not expressible, and meant as the rest of the
+//! change (the new lines, the old final newline).
 
 use std::path::{Path, PathBuf};
 
-use crate::document::{DocSpec, oracle_ops};
+use crate::document::{DocOp, DocSpec, oracle_ops};
 use crate::hunks::{Hunk, Lines, diff};
 use crate::mutate::Lang;
 
@@ -45,24 +47,48 @@ impl RealEdit {
         format!("{}/{}", self.package, self.file)
     }
 
-    /// Whether the edit changes the final newline, which no document can
-    /// express.
+    /// Whether the edit changes the final newline, which only a grammar
+    /// with a spelling for it can express.
     pub fn changes_final_newline(&self) -> bool {
         self.old.final_newline != self.new.final_newline
     }
 
-    /// What the document's author meant: the new file, or for a change of
-    /// the final newline all the rest of it.
-    pub fn intended(&self) -> Lines {
+    /// Whether an engine can write the whole edit: it changes no final
+    /// newline, or the engine `spells_final_newline`.
+    pub fn expressible(&self, spells_final_newline: bool) -> bool {
+        spells_final_newline || !self.changes_final_newline()
+    }
+
+    /// What the document's author meant, as far as an engine can write it:
+    /// the new file, or, when the final newline's change is not
+    /// expressible, all the rest of it.
+    pub fn intended(&self, spells_final_newline: bool) -> Lines {
         Lines {
             lines: self.new.lines.clone(),
-            final_newline: self.old.final_newline,
+            final_newline: if self.expressible(spells_final_newline) {
+                self.new.final_newline
+            } else {
+                self.old.final_newline
+            },
         }
     }
 
-    /// The minimal document: one op per hunk of the line diff.
-    pub fn doc(&self) -> DocSpec {
-        DocSpec::new(&self.path(), oracle_ops(&self.hunks))
+    /// The minimal document: one op per hunk of the line diff, then the
+    /// final newline's change if the engine `spells_final_newline`.
+    pub fn doc(&self, spells_final_newline: bool) -> DocSpec {
+        let mut ops = oracle_ops(&self.hunks);
+        if spells_final_newline && self.changes_final_newline() {
+            let header = if self.new.final_newline {
+                "EOF NEWLINE"
+            } else {
+                "EOF NO NEWLINE"
+            };
+            ops.push(DocOp {
+                header: header.to_string(),
+                rows: Vec::new(),
+            });
+        }
+        DocSpec::new(&self.path(), ops)
     }
 
     /// `lang/name from→to file`, for reports.
@@ -282,9 +308,19 @@ mod tests {
         );
         let e = &corpus.edits[0];
         assert_eq!(e.path(), "rust/demo/src/lib.rs");
-        assert_eq!(e.doc().ops[0].header, "PUT 2:");
-        // A final-newline change means the rest of the edit.
-        assert_eq!(corpus.edits[1].intended().text(), "fn a() {}\nfn b2() {}\n");
+        assert_eq!(e.doc(true), e.doc(false));
+        assert_eq!(e.doc(false).ops[0].header, "PUT 2:");
+        // A final-newline change is written where it can be, else it
+        // means the rest of the edit.
+        let nl = &corpus.edits[1];
+        assert_eq!(
+            nl.doc(true).render(hashedit_core::SnapshotTag(0x1234)),
+            "[rust/demo/src/lib.rs#1234]\nEOF NO NEWLINE\n"
+        );
+        assert_eq!(nl.intended(true).text(), "fn a() {}\nfn b2() {}");
+        assert_eq!(nl.doc(false).ops, vec![]);
+        assert_eq!(nl.intended(false).text(), "fn a() {}\nfn b2() {}\n");
+        assert!(nl.expressible(true) && !nl.expressible(false));
         assert_eq!(corpus.slice(1), vec![corpus.edits[0].clone()]);
     }
 

@@ -22,6 +22,9 @@ pub struct RealRecord {
     pub outcome: Outcome,
     /// Whether the reply carried warnings.
     pub warned: bool,
+    /// Whether the engine could write the whole edit (a final newline's
+    /// change needs a spelling for it).
+    pub expressible: bool,
     /// The refusal or warnings, labelled.
     pub signals: Vec<Signal>,
 }
@@ -31,9 +34,8 @@ pub struct RealRecord {
 pub struct RealResults {
     /// Engine names, in column order.
     pub engines: Vec<String>,
-    /// Per edit: its package (`lang/name`) and whether it changes the
-    /// final newline (not expressible).
-    pub edits: Vec<(String, bool)>,
+    /// Per edit, its package (`lang/name`).
+    pub edits: Vec<String>,
     /// Every verdict.
     pub records: Vec<RealRecord>,
     /// Time spent in each engine.
@@ -115,16 +117,12 @@ impl RealResults {
         }
         counts
     }
-
-    /// Whether edit `i` changes the final newline.
-    pub fn not_expressible(&self, i: usize) -> bool {
-        self.edits[i].1
-    }
 }
 
-/// Judges one reply to a real edit.
-pub fn judge_real(reply: &Reply, edit: &RealEdit, live_tag: &str) -> Outcome {
-    let intended = edit.intended().text();
+/// Judges one reply to a real edit, by an engine that does or does not
+/// spell the final newline.
+pub fn judge_real(reply: &Reply, edit: &RealEdit, spells: bool, live_tag: &str) -> Outcome {
+    let intended = edit.intended(spells).text();
     let live = edit.old.text();
     score(
         reply.ok,
@@ -148,34 +146,33 @@ pub fn run_real(
     let mut results = RealResults {
         engines: engines.iter().map(|e| e.name().to_string()).collect(),
         elapsed: vec![Duration::ZERO; engines.len()],
-        edits: edits
-            .iter()
-            .map(|e| (e.package.clone(), e.changes_final_newline()))
-            .collect(),
+        edits: edits.iter().map(|e| e.package.clone()).collect(),
         ..RealResults::default()
     };
     for (i, edit) in edits.iter().enumerate() {
         let old = edit.old.text();
         let path = edit.path();
-        let doc = edit.doc();
-        let attempt = Attempt {
-            path: &path,
-            served: old.as_bytes(),
-            live: old.as_bytes(),
-            doc: &doc,
-        };
         for (e, engine) in engines.iter_mut().enumerate() {
+            let spells = engine.spells_final_newline();
+            let doc = edit.doc(spells);
+            let attempt = Attempt {
+                path: &path,
+                served: old.as_bytes(),
+                live: old.as_bytes(),
+                doc: &doc,
+            };
             let started = Instant::now();
             let reply = engine.run(&attempt);
             results.elapsed[e] += started.elapsed();
             let live_tag = engine.scheme().tag_of(old.as_bytes()).to_string();
-            let outcome = judge_real(&reply, edit, &live_tag);
+            let outcome = judge_real(&reply, edit, spells, &live_tag);
             on_reply(i, e, &reply, outcome);
             results.records.push(RealRecord {
                 edit: i,
                 engine: e,
                 outcome,
                 warned: !reply.warnings.is_empty(),
+                expressible: edit.expressible(spells),
                 signals: reply.signals.clone(),
             });
         }

@@ -13,8 +13,8 @@ fn bold_unless_zero(n: usize) -> String {
     }
 }
 
-/// Per engine, the expressible edits by class, and what became of the
-/// ones that change the final newline (the rest of the edit).
+/// Per engine, the edits it can express by class, and what became of the
+/// ones whose final newline it cannot write (the rest of the edit).
 pub fn real_summary(results: &RealResults) -> String {
     let mut out = String::new();
     let _ = writeln!(
@@ -23,8 +23,8 @@ pub fn real_summary(results: &RealResults) -> String {
     );
     let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---|");
     for (e, name) in results.engines.iter().enumerate() {
-        let c = results.counts(e, |r| !results.not_expressible(r.edit));
-        let f = results.counts(e, |r| results.not_expressible(r.edit));
+        let c = results.counts(e, |r| r.expressible);
+        let f = results.counts(e, |r| !r.expressible);
         let docs: usize = c.iter().sum();
         let nl: usize = f.iter().sum();
         let _ = writeln!(
@@ -43,7 +43,7 @@ pub fn real_summary(results: &RealResults) -> String {
     out
 }
 
-/// One engine's expressible edits per package, by class.
+/// The edits one engine can express, per package, by class.
 pub fn real_detail(results: &RealResults, engine: usize) -> String {
     let mut out = String::new();
     let mut head = "| package | docs |".to_string();
@@ -54,7 +54,7 @@ pub fn real_detail(results: &RealResults, engine: usize) -> String {
     }
     let _ = writeln!(out, "{head}\n{rule}");
     let mut packages: Vec<&str> = Vec::new();
-    for (package, _) in &results.edits {
+    for package in &results.edits {
         if !packages.contains(&package.as_str()) {
             packages.push(package);
         }
@@ -66,11 +66,11 @@ pub fn real_detail(results: &RealResults, engine: usize) -> String {
     };
     for package in packages {
         let c = results.counts(engine, |r| {
-            results.edits[r.edit].0 == package && !results.not_expressible(r.edit)
+            results.edits[r.edit] == package && r.expressible
         });
         let _ = writeln!(out, "{}", row(package, c));
     }
-    let all = results.counts(engine, |r| !results.not_expressible(r.edit));
+    let all = results.counts(engine, |r| r.expressible);
     let _ = writeln!(out, "{}", row("**all**", all));
     out
 }
