@@ -9,6 +9,7 @@ use crate::mistakes::{Mistake, Variant, variant};
 use crate::mutate::{Lang, Mutation, Task, make_task};
 use crate::rng;
 use crate::score::{Outcome, actionable, score};
+use crate::signal::Signal;
 use crate::tokens;
 
 /// How many files a task tries before moving to the next mutation kind.
@@ -69,6 +70,11 @@ pub struct Record {
     pub outcome: Outcome,
     /// Whether the reply carried warnings.
     pub warned: bool,
+    /// Whether the document applied as written gives other bytes than
+    /// meant (`None`: it has no literal reading).
+    pub literal_wrong: Option<bool>,
+    /// The refusal or warnings, labelled.
+    pub signals: Vec<Signal>,
 }
 
 /// Everything a run produced.
@@ -159,8 +165,8 @@ pub fn run(
         let target = task.target.text();
         let w = &mut results.whole_file;
         *w = (w.0 + 1, w.1 + target.len(), w.2 + tokens::o200k(&target));
-        let served = task.original.text();
         for (v, variant) in case.variants.iter().enumerate() {
+            let served = variant.served.text();
             let live = variant.live.text();
             let attempt = Attempt {
                 path: &task.path,
@@ -190,6 +196,8 @@ pub fn run(
                     engine: e,
                     outcome,
                     warned: !reply.warnings.is_empty(),
+                    literal_wrong: variant.literal_is_wrong(),
+                    signals: reply.signals.clone(),
                 });
             }
         }

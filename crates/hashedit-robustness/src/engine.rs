@@ -22,6 +22,7 @@ use hashedit_tools::workspace::Workspace;
 use hashedit_tools::{Session, ToolContext};
 
 use crate::document::DocSpec;
+use crate::signal::Signal;
 
 /// One edit attempt.
 #[derive(Debug, Clone, Copy)]
@@ -49,6 +50,8 @@ pub struct Reply {
     pub after: Option<Vec<u8>>,
     /// The document exactly as sent.
     pub document: String,
+    /// The refusal or the warnings, each labelled by the guard that spoke.
+    pub signals: Vec<Signal>,
 }
 
 /// An engine the benchmark can drive.
@@ -59,6 +62,12 @@ pub trait Engine {
     fn scheme(&self) -> TagScheme;
     /// Runs one attempt.
     fn run(&mut self, attempt: &Attempt) -> Reply;
+    /// Whether the engine's grammar can set a file's final newline
+    /// (hashedit's `EOF NEWLINE` / `EOF NO NEWLINE`); the peers have no
+    /// such spelling.
+    fn spells_final_newline(&self) -> bool {
+        false
+    }
 }
 
 /// Renders `attempt`'s document with the tag `scheme` gives the served
@@ -142,6 +151,10 @@ impl Engine for Ours {
         self.ws.tag_scheme()
     }
 
+    fn spells_final_newline(&self) -> bool {
+        true
+    }
+
     fn run(&mut self, attempt: &Attempt) -> Reply {
         let document = render(attempt, self.scheme());
         let full = put_file(self.dir.path(), attempt.path, attempt.served)
@@ -162,24 +175,19 @@ impl Engine for Ours {
         let args = EditArgs::new(document.clone());
         let reply = match edit(&cx, &args, EditMode::Apply) {
             Ok(outcome) => {
-                let warnings = outcome.structured["warnings"]
-                    .as_array()
-                    .map(|w| {
-                        w.iter()
-                            .filter_map(|v| v.as_str().map(str::to_string))
-                            .collect()
-                    })
-                    .unwrap_or_default();
+                let (warnings, signals) = warnings_of(&outcome.structured["warnings"]);
                 Reply {
                     ok: true,
                     text: outcome.text,
                     warnings,
                     after: None,
                     document,
+                    signals,
                 }
             }
             Err(error) => Reply {
                 ok: false,
+                signals: Signal::refusals(Some(error.kind.name()), &error.message),
                 text: error.message,
                 warnings: Vec::new(),
                 after: None,
@@ -189,5 +197,49 @@ impl Engine for Ours {
         let after = std::fs::read(&full).ok();
         let _ = std::fs::remove_file(&full);
         Reply { after, ..reply }
+    }
+}
+
+/// The warning lines of an edit's structured data and their signals. A
+/// line is a string today; an object with `message` (and `kind`, which
+/// then labels it) is read too.
+fn warnings_of(structured: &serde_json::Value) -> (Vec<String>, Vec<Signal>) {
+    let mut lines = Vec::new();
+    let mut signals = Vec::new();
+    for entry in structured.as_array().into_iter().flatten() {
+        let text = entry
+            .as_str()
+            .or_else(|| entry["message"].as_str())
+            .unwrap_or_default();
+        signals.push(match entry["kind"].as_str() {
+            Some(kind) => Signal::warning_of_kind(kind),
+            None => Signal::warning(text),
+        });
+        lines.push(text.to_string());
+    }
+    (lines, signals)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn warnings_are_read_as_strings_or_objects() {
+        let (lines, signals) = warnings_of(&json!([
+            "warning: document line 1: read the tag as 1A2B; tags are printed in capitals",
+            {"kind": "echo", "message": "warning: a.rs: PUT 2 (document line 2): …"},
+        ]));
+        assert_eq!(
+            lines,
+            [
+                "warning: document line 1: read the tag as 1A2B; tags are printed in capitals",
+                "warning: a.rs: PUT 2 (document line 2): …"
+            ]
+        );
+        let labels: Vec<&str> = signals.iter().map(|s| s.label.as_str()).collect();
+        assert_eq!(labels, ["lowercase-tag", "echo"]);
+        assert_eq!(warnings_of(&json!(null)), (vec![], vec![]));
     }
 }

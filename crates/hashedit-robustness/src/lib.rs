@@ -9,9 +9,15 @@
 //! * [`hunks`]: line diffs and the reference applier that defines intent.
 //! * [`document`], [`mistakes`]: the oracle document and its variants
 //!   carrying the mistakes models make, each with its intended result.
+//! * [`literal`]: what a document gives applied exactly as written, so a
+//!   refusal can be told to have prevented a wrong write.
 //! * [`engine`]: the engines (hashedit through its tools layer; the peers
-//!   through `hashedit-peers`), [`score`]: the verdicts, [`tokens`]: payload
-//!   size, [`bench`] and [`report`]: the run and its tables.
+//!   through `hashedit-peers`), [`score`]: the verdicts, [`signal`]: which
+//!   guard refused or warned, [`tokens`]: payload size, [`bench`] and
+//!   [`report`]: the run and its tables.
+//! * [`real`], [`real_bench`]: the second corpus, real human edits from
+//!   consecutive package versions (`scripts/real-edits-corpus`), where
+//!   every refusal or warning is a false alarm.
 //!
 //! ```text
 //! scripts/robustness-corpus
@@ -23,12 +29,17 @@
 pub mod bench;
 pub mod corpus;
 pub mod document;
+pub mod dump;
 pub mod engine;
 pub mod hunks;
+pub mod literal;
 pub mod mistakes;
 pub mod mutate;
 pub mod peers;
+pub mod real;
+pub mod real_bench;
 pub mod report;
 pub mod rng;
 pub mod score;
+pub mod signal;
 pub mod tokens;

@@ -16,6 +16,7 @@ use hashedit_peers::rho::Rho;
 use serde_json::json;
 
 use crate::engine::{Attempt, Engine, Reply, put_file, render, scratch_dir};
+use crate::signal::Signal;
 
 /// Rho's tools over a scratch workspace.
 pub struct RhoEngine {
@@ -58,6 +59,11 @@ impl Engine for RhoEngine {
             ok: reply.is_ok(),
             // Rho reports no separate warnings: it has no tolerances.
             warnings: Vec::new(),
+            signals: if reply.is_ok() {
+                Vec::new()
+            } else {
+                vec![Signal::refusal(None, &reply.text)]
+            },
             text: reply.text,
             after,
             document,
@@ -104,6 +110,7 @@ impl Engine for OmpEngine {
         let document = render(attempt, self.scheme());
         let refused = |text: String| Reply {
             ok: false,
+            signals: vec![Signal::refusal(None, &text)],
             text,
             warnings: Vec::new(),
             after: Some(attempt.live.to_vec()),
@@ -132,6 +139,7 @@ impl Engine for OmpEngine {
                 text.extend(warnings.iter().cloned());
                 Reply {
                     ok: true,
+                    signals: warnings.iter().map(|w| Signal::warning(w)).collect(),
                     text: text.join("\n"),
                     warnings,
                     after,

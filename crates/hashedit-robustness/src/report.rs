@@ -1,6 +1,14 @@
-//! The tables: per mistake kind, every engine side by side.
+//! The tables: per mistake kind, every engine side by side; the real-edit
+//! corpus per engine ([`real_summary`], [`real_detail`]); and per guard,
+//! what it prevented and what it stopped wrongly ([`guards`]).
 
 use std::fmt::Write as _;
+
+mod guards;
+mod real;
+
+pub use guards::{GuardRow, guard_rows, guards};
+pub use real::{real_detail, real_summary};
 
 use crate::bench::Results;
 use crate::mistakes::Mistake;

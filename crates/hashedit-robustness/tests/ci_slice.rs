@@ -4,16 +4,18 @@
 //!
 //! It fails when hashedit applies any document wrongly, except for the
 //! mistake kinds listed in [`KNOWN_WRONG`] (specified behaviour, and then
-//! only with a warning; see docs/ROBUSTNESS.md) and the off-by-one range,
-//! which carries no evidence of itself. It also fails when an exact oracle
-//! document is not applied as intended, and when a refusal is not
-//! actionable outside [`KNOWN_UNACTIONABLE`].
+//! only with a warning; see docs/ROBUSTNESS.md), the off-by-one range,
+//! which carries no evidence of itself, and the kinds added for the guards
+//! of issue 13 ([`Mistake::GUARDED`]), whose figures are pinned in
+//! [`GUARDED_PINS`] instead. It also fails when an exact oracle document
+//! is not applied as intended, and when a refusal is not actionable
+//! outside [`KNOWN_UNACTIONABLE`].
 //!
 //! The corpus comes from `scripts/robustness-corpus` (scripts/test runs
 //! it). Without a corpus the test is skipped loudly, unless
 //! `HASHEDIT_REQUIRE_CORPUS=1`, which CI sets: then it fails.
 
-use hashedit_robustness::bench::{generate, run};
+use hashedit_robustness::bench::{Results, generate, run};
 use hashedit_robustness::corpus::Corpus;
 use hashedit_robustness::engine::{Engine, Ours};
 use hashedit_robustness::mistakes::Mistake;
@@ -30,6 +32,48 @@ const KNOWN_WRONG: &[(Mistake, &str)] = &[];
 
 /// Kinds whose refusals do not yet offer a corrected line to copy.
 const KNOWN_UNACTIONABLE: &[(Mistake, &str)] = &[];
+
+/// One guarded kind's figures: per engine (intended, refused, wrong and
+/// warned, wrong and silent).
+type Pin = (Mistake, [[usize; 4]; 2]);
+
+/// Outcomes of the kinds added for issue 13's guards, per engine (with a
+/// session, without): (intended, refused, wrong and warned, wrong and
+/// silent). Pinned from a run, so that a guard landing, or a regression,
+/// must update them. To regenerate: run this test with `--nocapture` and
+/// copy the `GUARDED_PINS` it prints.
+const GUARDED_PINS: &[Pin] = &[
+    (Mistake::EchoBothEdges, [[0, 48, 0, 0], [0, 48, 0, 0]]),
+    (Mistake::EchoInInsert, [[0, 23, 0, 0], [0, 23, 0, 0]]),
+    (Mistake::EchoedCloser, [[0, 9, 0, 1], [0, 9, 0, 1]]),
+    (
+        Mistake::DroppedIndentation,
+        [[0, 10, 0, 42], [0, 10, 0, 42]],
+    ),
+    (Mistake::ElisionPlaceholder, [[0, 70, 0, 2], [0, 70, 0, 2]]),
+    (Mistake::RangeOneShort, [[0, 2, 0, 9], [0, 2, 0, 9]]),
+];
+
+/// The [`GUARDED_PINS`] of a run, as Rust source to paste.
+fn guarded_figures(results: &Results) -> (Vec<Pin>, String) {
+    let mut figures = Vec::new();
+    let mut source = String::from("const GUARDED_PINS: &[Pin] = &[\n");
+    for mistake in Mistake::GUARDED {
+        let per_engine = [0, 1].map(|e| {
+            let c = results.counts(mistake, e);
+            [
+                c[&Outcome::Intended],
+                c[&Outcome::RefusedActionable] + c[&Outcome::RefusedOther],
+                c[&Outcome::WrongWarned],
+                c[&Outcome::WrongSilent],
+            ]
+        });
+        source.push_str(&format!("    (Mistake::{mistake:?}, {per_engine:?}),\n"));
+        figures.push((mistake, per_engine));
+    }
+    source.push_str("];");
+    (figures, source)
+}
 
 fn listed(list: &[(Mistake, &str)], mistake: Mistake) -> bool {
     list.iter().any(|(m, _)| *m == mistake)
@@ -63,7 +107,11 @@ fn hashedit_never_applies_a_document_wrongly_outside_known_gaps() {
             let mistake = variant.mistake;
             // Listed kinds may differ from the mistake's intent, but never
             // silently: the reply must warn.
-            let bad = (outcome.is_wrong() && mistake.detectable() && !listed(KNOWN_WRONG, mistake))
+            let pinned = Mistake::GUARDED.contains(&mistake);
+            let bad = (outcome.is_wrong()
+                && mistake.detectable()
+                && !listed(KNOWN_WRONG, mistake)
+                && !pinned)
                 || (outcome == Outcome::WrongSilent && listed(KNOWN_WRONG, mistake))
                 || (mistake == Mistake::Oracle && outcome != Outcome::Intended)
                 || (outcome == Outcome::RefusedOther && !listed(KNOWN_UNACTIONABLE, mistake));
@@ -101,6 +149,12 @@ fn hashedit_never_applies_a_document_wrongly_outside_known_gaps() {
             "off-by-one ranges of engine {engine}: {obo:?}"
         );
     }
+    let (figures, source) = guarded_figures(&results);
+    println!("{source}");
+    assert_eq!(
+        figures, GUARDED_PINS,
+        "the guarded kinds moved; new pins:\n{source}"
+    );
     // The drift rebase is what the session is for.
     let drift = results.counts(Mistake::StaleDrift, 0);
     assert!(

@@ -1,0 +1,86 @@
+//! `--dump`: the cases worth a look, written out one directory each.
+
+use std::path::Path;
+
+use crate::bench::Case;
+use crate::engine::Reply;
+use crate::real::RealEdit;
+use crate::score::Outcome;
+
+fn write_all(dir: &Path, files: &[(&str, &[u8])]) {
+    if std::fs::create_dir_all(dir).is_ok() {
+        for (name, bytes) in files {
+            let _ = std::fs::write(dir.join(name), bytes);
+        }
+    }
+}
+
+/// The signals of a reply, one a line.
+fn signal_lines(reply: &Reply) -> String {
+    reply
+        .signals
+        .iter()
+        .map(|s| format!("{}\n", s.describe()))
+        .collect()
+}
+
+/// A mutated document's case: `dir/ENGINE/MISTAKE/TASK-FORM-OUTCOME/`.
+pub fn mutation_case(
+    dir: &Path,
+    engine: &str,
+    case: &Case,
+    v: usize,
+    reply: &Reply,
+    outcome: Outcome,
+) {
+    let variant = &case.variants[v];
+    let case_dir = dir.join(engine).join(variant.mistake.name()).join(format!(
+        "{:05}-{}-{}",
+        case.task.index,
+        variant.form,
+        outcome.label().replace(['(', ')'], "")
+    ));
+    let task = format!(
+        "{}\n{} ({})\n{}\nwarnings: {:?}\n",
+        case.task.path,
+        case.task.mutation.name(),
+        case.task.description,
+        case.task.lang.name(),
+        reply.warnings
+    );
+    write_all(
+        &case_dir,
+        &[
+            ("document.txt", reply.document.as_bytes()),
+            ("original", variant.served.text().as_bytes()),
+            ("live", variant.live.text().as_bytes()),
+            ("intended", variant.intended.text().as_bytes()),
+            ("after", reply.after.as_deref().unwrap_or_default()),
+            ("reply.txt", reply.text.as_bytes()),
+            ("signals.txt", signal_lines(reply).as_bytes()),
+            ("task.txt", task.as_bytes()),
+        ],
+    );
+}
+
+/// A real edit's case: `dir/real/ENGINE/CLASS/INDEX-FILE/`.
+pub fn real_case(dir: &Path, engine: &str, class: &str, i: usize, edit: &RealEdit, reply: &Reply) {
+    let name = edit.path().replace('/', "_");
+    let case_dir = dir
+        .join("real")
+        .join(engine)
+        .join(class.replace([' ', ','], ""))
+        .join(format!("{i:04}-{name}"));
+    write_all(
+        &case_dir,
+        &[
+            ("document.txt", reply.document.as_bytes()),
+            ("old", edit.old.text().as_bytes()),
+            ("new", edit.new.text().as_bytes()),
+            ("after", reply.after.as_deref().unwrap_or_default()),
+            ("reply.txt", reply.text.as_bytes()),
+            ("signals.txt", signal_lines(reply).as_bytes()),
+            ("edit.txt", format!("{}\n", edit.describe()).as_bytes()),
+        ],
+    );
+}

@@ -1,0 +1,114 @@
+//! A document read exactly as written, by the reference model.
+//!
+//! To say whether a refusal *prevented* a wrong write, the benchmark needs
+//! the file a document gives when applied as sent. That is defined here for
+//! plain hashline only: canonical headers (`PUT N:`, `PUT N.=M:`, `PUT <N:`,
+//! `PUT >N:`, `CUT N`, `CUT N.=M`) with `+` rows (one `+` removed), applied
+//! to the live file by [`apply`]. Anything else has no literal reading (a
+//! fence, a row without `+`, `PUT 12.:`, a `PUT` without rows), nor has a
+//! document whose ops overlap or leave the file: an engine must refuse or
+//! repair it, and neither counts as stopping a wrong write.
+
+use crate::document::DocSpec;
+use crate::hunks::{Hunk, Lines, apply};
+
+/// The file `doc` gives when applied exactly as written to `live`; `None`
+/// when it has no literal reading (see the module docs).
+pub fn literal(doc: &DocSpec, live: &Lines) -> Option<Lines> {
+    if doc.fence.is_some() {
+        return None;
+    }
+    let hunks = doc
+        .ops
+        .iter()
+        .map(|op| hunk_as_written(&op.header, &op.rows))
+        .collect::<Option<Vec<Hunk>>>()?;
+    apply(live, &hunks).ok()
+}
+
+/// One op read as written; `None` when it is not plain hashline.
+fn hunk_as_written(header: &str, rows: &[String]) -> Option<Hunk> {
+    let rows: Vec<String> = rows
+        .iter()
+        .map(|r| r.strip_prefix('+').map(str::to_string))
+        .collect::<Option<_>>()?;
+    if let Some(range) = header.strip_prefix("CUT ") {
+        let (start, end) = range_of(range)?;
+        return rows.is_empty().then_some(Hunk::Delete { start, end });
+    }
+    let locator = header.strip_prefix("PUT ")?.strip_suffix(':')?;
+    if rows.is_empty() {
+        return None;
+    }
+    if let Some(n) = locator.strip_prefix('<') {
+        let after = n.parse::<usize>().ok()?.checked_sub(1)?;
+        return Some(Hunk::Insert { after, rows });
+    }
+    if let Some(n) = locator.strip_prefix('>') {
+        let after = n.parse().ok()?;
+        return Some(Hunk::Insert { after, rows });
+    }
+    let (start, end) = range_of(locator)?;
+    Some(Hunk::Replace { start, end, rows })
+}
+
+/// `N` or `N.=M`.
+fn range_of(text: &str) -> Option<(usize, usize)> {
+    match text.split_once(".=") {
+        Some((a, b)) => Some((a.parse().ok()?, b.parse().ok()?)),
+        None => {
+            let n = text.parse().ok()?;
+            Some((n, n))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::DocOp;
+
+    fn doc(ops: &[(&str, &[&str])]) -> DocSpec {
+        let ops = ops
+            .iter()
+            .map(|(header, rows)| DocOp {
+                header: header.to_string(),
+                rows: rows.iter().map(|r| r.to_string()).collect(),
+            })
+            .collect();
+        DocSpec::new("a.rs", ops)
+    }
+
+    #[test]
+    fn reads_every_canonical_op() {
+        let live = Lines::parse("a\nb\nc\nd\n");
+        let d = doc(&[
+            ("PUT <1:", &["+h"]),
+            ("PUT 2:", &["+B", "++x"]),
+            ("CUT 3", &[]),
+            ("PUT <4:", &["+before d"]),
+            ("PUT >4:", &["+"]),
+        ]);
+        assert_eq!(
+            literal(&d, &live).unwrap().text(),
+            "h\na\nB\n+x\nbefore d\nd\n\n"
+        );
+        let d = doc(&[("PUT 1.=2:", &["+ab"]), ("CUT 3.=4", &[])]);
+        assert_eq!(literal(&d, &live).unwrap().text(), "ab\n");
+    }
+
+    #[test]
+    fn anything_but_plain_hashline_has_no_reading() {
+        let live = Lines::parse("a\nb\n");
+        assert_eq!(literal(&doc(&[("PUT 1:", &["x"])]), &live), None);
+        assert_eq!(literal(&doc(&[("PUT 1.:", &["+x"])]), &live), None);
+        assert_eq!(literal(&doc(&[("PUT 1:", &[])]), &live), None);
+        assert_eq!(literal(&doc(&[("CUT 1", &["+x"])]), &live), None);
+        assert_eq!(literal(&doc(&[("PUT 3:", &["+x"])]), &live), None);
+        let twice = doc(&[("CUT 1", &[]), ("CUT 1", &[])]);
+        assert_eq!(literal(&twice, &live), None);
+        let mut fenced = doc(&[("PUT 1:", &["+x"])]);
+        fenced.fence = Some("```".into());
+        assert_eq!(literal(&fenced, &live), None);
+    }
+}
