@@ -16,7 +16,7 @@ use super::echo::{self, Echo};
 use super::elision::Elision;
 use super::indent::{IndentMismatch, LostIndentation};
 use super::reading::Reading;
-use super::slip::{self, Shift, ShortRange};
+use super::slip::{self, DroppedBlank, Shift, ShortRange};
 
 /// Whether the guards refuse what they find.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -43,6 +43,8 @@ pub enum Suspicion {
     Shift(Shift),
     /// A range one line short, its rows restating the line beyond it.
     ShortRange(ShortRange),
+    /// A range one line too long over a blank line.
+    DroppedBlank(DroppedBlank),
     /// A placeholder comment standing in for lines.
     Elision(Elision),
     /// The file parsed before the edit and would not after it.
@@ -70,6 +72,7 @@ impl Suspicion {
             Suspicion::Echo(e) => Some(e.op.line),
             Suspicion::Shift(s) => Some(s.op.line),
             Suspicion::ShortRange(s) => Some(s.op.line),
+            Suspicion::DroppedBlank(d) => Some(d.op.line),
             Suspicion::Elision(e) => Some(e.op.line),
             Suspicion::BrokenSyntax(b) => b.op.as_ref().map(|op| op.line),
             Suspicion::NoChange => None,
@@ -84,6 +87,7 @@ impl Suspicion {
             Suspicion::Echo(e) => e.written(),
             Suspicion::Shift(s) => s.written(),
             Suspicion::ShortRange(s) => s.written(),
+            Suspicion::DroppedBlank(d) => d.written(),
             Suspicion::Elision(e) => e.written(),
             Suspicion::BrokenSyntax(b) => format!(
                 "the file parsed before this edit and now has a syntax error near line {}{} (written \
@@ -112,6 +116,7 @@ impl fmt::Display for Suspicion {
             Suspicion::Echo(e) => write!(f, "{e}"),
             Suspicion::Shift(s) => write!(f, "{s}"),
             Suspicion::ShortRange(s) => write!(f, "{s}"),
+            Suspicion::DroppedBlank(d) => write!(f, "{d}"),
             Suspicion::Elision(e) => write!(f, "{e}"),
             Suspicion::BrokenSyntax(b) => write!(
                 f,
@@ -188,6 +193,11 @@ pub(crate) fn suspicions(
             .map(Suspicion::ShortRange),
     );
     found.extend(
+        slip::dropped_blanks(hunks, live)
+            .into_iter()
+            .map(Suspicion::DroppedBlank),
+    );
+    found.extend(
         super::elision::elisions(hunks, live)
             .into_iter()
             .map(Suspicion::Elision),
@@ -229,6 +239,9 @@ pub(crate) fn readings(hunks: &[Hunk], suspicions: &[Suspicion], live: &Text) ->
                 }
                 Suspicion::ShortRange(short) if short.op.line == hunk.line => {
                     out.push(slip::widened(short, body));
+                }
+                Suspicion::DroppedBlank(dropped) if dropped.op.line == hunk.line => {
+                    out.push(slip::shortened(dropped, body));
                 }
                 _ => {}
             }

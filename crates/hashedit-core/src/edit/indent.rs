@@ -227,8 +227,10 @@ pub(crate) fn lost_indentation(hunks: &[Hunk], live: &Text) -> Vec<LostIndentati
         let rows: Vec<&String> = around
             .body
             .iter()
-            .filter(|r| !r.trim().is_empty())
+            .filter(|r| !super::echo::is_plain(r))
             .collect();
+        // Plain rows (a lone `}`, `end`) close blocks at any depth: they
+        // say nothing, and a body of only plain rows is never flagged.
         if rows.is_empty() || rows.iter().any(|r| indented(r)) {
             continue;
         }

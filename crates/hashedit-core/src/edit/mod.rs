@@ -54,7 +54,7 @@ pub use indent::{Indent, IndentMismatch, LostIndentation};
 pub use reading::{Reading, ReadingKind};
 pub use repair::Repair;
 pub use report::MAX_SUMMARY_PARTS;
-pub use slip::{Shift, ShortRange};
+pub use slip::{DroppedBlank, Shift, ShortRange};
 
 use indent::{TabRole, indent_mismatch};
 

@@ -18,6 +18,9 @@ pub enum ReadingKind {
     ExtendRange,
     /// The rows with the indentation of the lines around them.
     Reindent,
+    /// The range is one line too long: the same rows on the lines they
+    /// edit, the extra line kept.
+    ShortenRange,
 }
 
 /// One corrected op, as document lines.
@@ -47,6 +50,7 @@ impl fmt::Display for Reading {
             ReadingKind::ExtendRange => {
                 "if the range is one line short, include the line the row edits"
             }
+            ReadingKind::ShortenRange => "if the blank line should stay, leave it out of the range",
             ReadingKind::Reindent => {
                 "if the rows belong in the block, give them its indentation (each row's own \
                  indentation inside the block is yours to restore)"

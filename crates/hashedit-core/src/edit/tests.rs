@@ -541,6 +541,13 @@ fn rows_that_lost_their_indentation_are_refused_with_the_rows_reindented() {
     // A block dedented with its header in the range is a real refactor.
     let file = "x();\nif (y) {\n    z();\n}\n";
     assert!(edit(file, "PUT 2.=4:\n+z();").is_ok());
+    // A lone closer between indented lines closes a block (immer's
+    // finalize.ts, a real edit): plain rows carry no indentation evidence.
+    let file = "\tif (a) {\n\t\treturn\n\t}\n\n\tif (b) {\n";
+    assert_eq!(
+        edit(file, "PUT >3:\n+}").unwrap().bytes,
+        b"\tif (a) {\n\t\treturn\n\t}\n}\n\n\tif (b) {\n"
+    );
 }
 
 #[test]
@@ -564,4 +571,37 @@ fn two_lines_swapped_in_a_one_line_range_are_refused_with_the_range_widened() {
             .bytes,
         b"x();\nbeta_line();\nalpha_line();\ny();\n"
     );
+}
+
+#[test]
+fn a_range_one_line_too_long_over_a_blank_line_is_refused_with_the_range_shortened() {
+    let file = "fn f() {\n    let total = 1;\n\n    let count = 2;\n}\n";
+    let message = refused(file, "PUT 3.=4:\n+    let count = 3;");
+    assert!(
+        message.starts_with(
+            "f.go: PUT 3.=4: (document line 2): the body rows edit line 4, one for one, and nothing \
+             replaces line 3, which is blank: written as sent, the blank line would be deleted. \
+             Nothing was written."
+        ),
+        "{message}"
+    );
+    assert!(
+        message.contains(
+            "if the blank line should stay, leave it out of the range:\ntry: PUT 4:\n+    let count = 3;\n"
+        ),
+        "{message}"
+    );
+    // The blank line at the range's end is read the same way.
+    assert!(refused(file, "PUT 2.=3:\n+    let total = 5;").contains("try: PUT 2:\n+    let total = 5;"));
+    // Rows that retype the other lines delete the blank line on purpose,
+    // trailing whitespace aside (itertools' free.rs, a real edit).
+    assert_eq!(
+        edit("a();\n\nlet b = 1; \n", "PUT 2.=3:\n+let b = 1;").unwrap().bytes,
+        b"a();\nlet b = 1;\n"
+    );
+    // Rows that are not close edits of their lines are a rewrite.
+    assert!(edit(file, "PUT 3.=4:\n+    return compute_everything();").is_ok());
+    // Forced, it is written as sent with the finding as a warning.
+    let out = forced_as("f.go", file, "PUT 3.=4:\n+    let count = 3;");
+    assert_eq!(out.bytes, b"fn f() {\n    let total = 1;\n    let count = 3;\n}\n");
 }

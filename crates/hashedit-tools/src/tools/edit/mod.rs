@@ -237,7 +237,9 @@ fn guard_kind(suspicions: &[Suspicion]) -> ErrorKind {
             ErrorKind::IndentationMismatch
         }
         Some(Suspicion::Echo(_)) => ErrorKind::EchoedRows,
-        Some(Suspicion::Shift(_) | Suspicion::ShortRange(_)) => ErrorKind::ShiftedRange,
+        Some(Suspicion::Shift(_) | Suspicion::ShortRange(_) | Suspicion::DroppedBlank(_)) => {
+            ErrorKind::ShiftedRange
+        }
         Some(Suspicion::Elision(_)) => ErrorKind::ElidedLines,
         Some(Suspicion::BrokenSyntax(_)) => ErrorKind::BrokenSyntax,
         Some(Suspicion::NoChange) => ErrorKind::NoChange,
