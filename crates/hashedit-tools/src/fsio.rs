@@ -6,6 +6,9 @@
 //!   appeared after resolution, never blocking on a FIFO and never opening a
 //!   device, socket or directory (they are refused from their `lstat`).
 //! * [`read_bounded`] reads at most a given number of bytes.
+//! * `TreeReader` reads many files below one root in a row (grep's files,
+//!   just listed by its walk) with the same confined, non-blocking open,
+//!   keeping the descriptors and the buffer from file to file.
 //! * [`lock_existing`] and [`lock_all`] take the per-file exclusive lock
 //!   every hashedit writer (any thread, any process) holds while it re-reads
 //!   and rewrites a file, and read the bytes under that lock.
@@ -35,14 +38,17 @@ mod open;
 #[cfg(test)]
 mod test_support;
 mod transaction;
+mod tree;
 mod write;
 
 pub use commit::commit_all;
 pub use lock::{
     FileMeta, LOCK_BACKOFF_MAX, LOCK_BACKOFF_START, LOCK_WAIT, LockedFile, lock_all, lock_existing,
 };
+pub(crate) use open::Special;
 pub use open::{not_regular_file_error, open_regular, read_bounded};
 pub use transaction::{Change, CommitReport, Committed, commit_changes};
+pub(crate) use tree::{TreeReader, Unread};
 pub use write::{create_new, is_temp_leftover, replace};
 
 /// Test-only fault injection: makes a chosen step of a write fail so that

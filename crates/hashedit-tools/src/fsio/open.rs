@@ -62,18 +62,8 @@ pub fn read_bounded(file: &mut File, display: &str, max_bytes: u64) -> ToolResul
     file.rewind()
         .map_err(|error| ToolError::io("read", display, &error))?;
     let mut bytes = Vec::new();
-    let capacity = usize::try_from(size).unwrap_or(usize::MAX);
-    bytes.try_reserve_exact(capacity).map_err(|_| {
-        ToolError::new(
-            ErrorKind::Io,
-            format!("cannot read {display}: not enough memory for {size} bytes"),
-        )
-    })?;
-    let limit = max_bytes.saturating_add(1);
-    Read::by_ref(file)
-        .take(limit)
-        .read_to_end(&mut bytes)
-        .map_err(|error| ToolError::io("read", display, &error))?;
+    read_into(file, size, max_bytes.saturating_add(1), &mut bytes)
+        .map_err(|failure| failure.error(display))?;
     let read = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
     if read > max_bytes {
         return Err(too_large(
@@ -83,6 +73,56 @@ pub fn read_bounded(file: &mut File, display: &str, max_bytes: u64) -> ToolResul
         ));
     }
     Ok(bytes)
+}
+
+/// Why [`read_into`] left its buffer unfilled.
+#[derive(Debug)]
+pub(super) enum ReadFailure {
+    /// The buffer could not grow to the file's size.
+    NoMemory {
+        /// The size that was asked for, in bytes.
+        size: u64,
+    },
+    /// The read itself failed.
+    Io(io::Error),
+}
+
+impl ReadFailure {
+    /// The tool error for `display`.
+    pub(super) fn error(self, display: &str) -> ToolError {
+        match self {
+            ReadFailure::NoMemory { size } => ToolError::new(
+                ErrorKind::Io,
+                format!("cannot read {display}: not enough memory for {size} bytes"),
+            ),
+            ReadFailure::Io(error) => ToolError::io("read", display, &error),
+        }
+    }
+}
+
+/// Reads at most `limit` bytes of `file`, from its current position, into
+/// `buffer` (cleared first, its capacity reused), reserving room for
+/// `size` bytes (the size `fstat` gave) up front.
+///
+/// A `limit` of `size` reads the file as `fstat` described it, in one
+/// `read` call; one byte more also tells a file that grew meanwhile, at
+/// the cost of a second call.
+pub(super) fn read_into(
+    file: &mut File,
+    size: u64,
+    limit: u64,
+    buffer: &mut Vec<u8>,
+) -> Result<(), ReadFailure> {
+    buffer.clear();
+    let capacity = usize::try_from(size).unwrap_or(usize::MAX);
+    buffer
+        .try_reserve_exact(capacity)
+        .map_err(|_| ReadFailure::NoMemory { size })?;
+    Read::by_ref(file)
+        .take(limit)
+        .read_to_end(buffer)
+        .map_err(ReadFailure::Io)?;
+    Ok(())
 }
 
 fn too_large(display: &str, size: &str, max_bytes: u64) -> ToolError {
@@ -125,13 +165,20 @@ pub fn not_regular_file_error(display: &str, file_type: std::fs::FileType) -> Op
 
 /// What a non-regular file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Special {
+pub(crate) enum Special {
+    /// A directory.
     Directory,
+    /// A FIFO (named pipe).
     Fifo,
+    /// A Unix domain socket.
     Socket,
+    /// A character device.
     CharDevice,
+    /// A block device.
     BlockDevice,
+    /// A symbolic link.
     Symlink,
+    /// Any other type.
     Unknown,
 }
 
@@ -278,11 +325,28 @@ pub(super) fn open_parent_with(
     if parent.as_os_str().is_empty() {
         return Ok(root_fd);
     }
+    if create {
+        walk_dirs(root_fd, parent, display, true)
+    } else {
+        open_dir_below(root_fd.as_fd(), parent, display)
+    }
+}
+
+/// Opens the directory `parent` (relative to `root_fd`, canonical: plain
+/// names only, not empty) without following symlinks: one `openat2` where
+/// the kernel has it, else the component-by-component walk.
+pub(super) fn open_dir_below(
+    root_fd: BorrowedFd<'_>,
+    parent: &Path,
+    display: &str,
+) -> ToolResult<OwnedFd> {
     #[cfg(any(target_os = "linux", target_os = "android"))]
-    if !create && let Some(result) = openat2_beneath(root_fd.as_fd(), parent, display) {
+    if let Some(result) = openat2_beneath(root_fd, parent, display) {
         return result;
     }
-    walk_dirs(root_fd, parent, display, create)
+    let start = rustix::io::fcntl_dupfd_cloexec(root_fd, 0)
+        .map_err(|errno| map_errno("open", display, errno))?;
+    walk_dirs(start, parent, display, false)
 }
 
 /// [`open_parent_with`] without creating anything.
@@ -433,33 +497,70 @@ pub(super) fn open_in_dir(
     name: &OsStr,
     display: &str,
 ) -> ToolResult<(File, Stat)> {
-    let before = rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW)
+    let (file, stat) = open_at(dir, name).map_err(|refused| refused.error("open", display))?;
+    // O_NONBLOCK only guarded the open; reads of a regular file should
+    // behave normally (no EAGAIN under leases).
+    let flags =
+        rustix::fs::fcntl_getfl(&file).map_err(|errno| map_errno("open", display, errno))?;
+    rustix::fs::fcntl_setfl(&file, flags - OFlags::NONBLOCK)
         .map_err(|errno| map_errno("open", display, errno))?;
-    match Special::of_mode(before.st_mode as _) {
-        None => {}
-        Some(Special::Symlink) => return Err(changed(display)),
-        Some(special) => return Err(special.error(display)),
+    Ok((file, stat))
+}
+
+/// Why [`open_at`] opened nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Refused {
+    /// `lstat`, `open` or `fstat` failed with this errno.
+    Os(Errno),
+    /// The name holds no regular file: seen by `lstat` before opening (a
+    /// symlink among them), or by `fstat` after a swap.
+    NotRegular(Special),
+}
+
+impl Refused {
+    /// The tool error for `display` (a symlink is a path that changed
+    /// after it was resolved).
+    pub(super) fn error(self, action: &str, display: &str) -> ToolError {
+        match self {
+            Refused::Os(errno) => map_errno(action, display, errno),
+            Refused::NotRegular(Special::Symlink) => changed(display),
+            Refused::NotRegular(special) => special.error(display),
+        }
     }
+}
+
+/// The open behind [`open_in_dir`], without messages: `lstat`, then
+/// [`open_listed`].
+pub(super) fn open_at(dir: BorrowedFd<'_>, name: &OsStr) -> Result<(File, Stat), Refused> {
+    let before = rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW).map_err(Refused::Os)?;
+    if let Some(special) = Special::of_mode(before.st_mode as _) {
+        return Err(Refused::NotRegular(special));
+    }
+    open_listed(dir, name)
+}
+
+/// Opens `name` in `dir`, which a `lstat` or a directory listing has just
+/// shown to be a regular file: a non-blocking `open` that follows no
+/// symlink and takes no controlling terminal (so a FIFO swapped in since
+/// cannot block it), then `fstat`, which refuses whatever is not a regular
+/// file before a byte is read. The descriptor keeps `O_NONBLOCK`, which
+/// reads of a regular file ignore.
+pub(super) fn open_listed(dir: BorrowedFd<'_>, name: &OsStr) -> Result<(File, Stat), Refused> {
     let fd = rustix::fs::openat(
         dir,
         name,
         OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOFOLLOW | OFlags::NOCTTY | OFlags::CLOEXEC,
         Mode::empty(),
     )
-    .map_err(|errno| map_errno("open", display, errno))?;
-    let stat = rustix::fs::fstat(&fd).map_err(|errno| map_errno("open", display, errno))?;
+    .map_err(Refused::Os)?;
+    let stat = rustix::fs::fstat(&fd).map_err(Refused::Os)?;
     // Authoritative check on what was actually opened. A different inode
-    // than `before` is fine when it is a regular file: another writer
-    // renamed a new version into place between the two calls, and the
-    // pinned directory plus O_NOFOLLOW guarantee it is what the name held.
+    // than the one listed is fine when it is a regular file: another
+    // writer renamed a new version into place meanwhile, and the pinned
+    // directory plus O_NOFOLLOW guarantee it is what the name held.
     if let Some(special) = Special::of_mode(stat.st_mode as _) {
-        return Err(special.error(display));
+        return Err(Refused::NotRegular(special));
     }
-    // O_NONBLOCK only guarded the open; reads of a regular file should
-    // behave normally (no EAGAIN under leases).
-    let flags = rustix::fs::fcntl_getfl(&fd).map_err(|errno| map_errno("open", display, errno))?;
-    rustix::fs::fcntl_setfl(&fd, flags - OFlags::NONBLOCK)
-        .map_err(|errno| map_errno("open", display, errno))?;
     Ok((File::from(fd), stat))
 }
 

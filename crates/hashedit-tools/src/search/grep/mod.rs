@@ -18,7 +18,11 @@
 //!
 //! # Files
 //! Only regular files from the walk (see [`super::walk`]) are read, each in
-//! one piece. Skipped and counted: files over 5 MiB, files that are not
+//! one piece, through the confined reader of [`crate::fsio`]: reached from
+//! the workspace root's descriptor without following a symlink, opened
+//! without blocking and refused by `fstat` when something other than a
+//! regular file took its place, and read into a buffer each thread
+//! reuses. Skipped and counted: files over 5 MiB, files that are not
 //! editable text per [`hashedit_core::text::check_text`] (a UTF-16/32 BOM or
 //! invalid UTF-8 anywhere counts as "not UTF-8", a NUL byte anywhere as
 //! "binary"), files that cannot be opened or read, special files (FIFOs,
@@ -206,7 +210,7 @@ fn search(
     threads: usize,
 ) -> Option<Stop> {
     let scanner = || {
-        let mut scanner = Scanner::new(request, limits);
+        let mut scanner = Scanner::new(request, limits, scope.root);
         move |file: WalkedFile| scanner.scan(file)
     };
     let mut consume = |(relative, scan): (String, Scan)| collector.take(&relative, scan);

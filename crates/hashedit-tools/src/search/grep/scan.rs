@@ -1,8 +1,7 @@
-//! One file's search: read it, check it is editable text, find candidate
-//! lines with ripgrep's searcher and confirm each on its exact line text.
+//! One file's search: read it through the confined reader, check it is
+//! editable text, find candidate lines with ripgrep's searcher and confirm
+//! each on its exact line text.
 
-use std::fs::File;
-use std::io::Read;
 use std::ops::ControlFlow;
 use std::path::Path;
 
@@ -15,6 +14,7 @@ use regex::Regex;
 
 use super::request::Request;
 use crate::args::OutputMode;
+use crate::fsio::{Special, TreeReader, Unread};
 use crate::search::walk::WalkedFile;
 use crate::search::{Limits, MAX_GREP_FILE_BYTES, MAX_PREVIEW_CHARS, Stop};
 
@@ -62,12 +62,13 @@ pub(super) struct Scanner<'a> {
     exact: Regex,
     candidates: Option<RegexMatcher>,
     searcher: Searcher,
+    reader: TreeReader,
     buffer: Vec<u8>,
 }
 
 impl<'a> Scanner<'a> {
-    /// A scanner for `request`'s files, within `limits`.
-    pub(super) fn new(request: &'a Request, limits: &'a Limits) -> Scanner<'a> {
+    /// A scanner for files below the workspace root `root`.
+    pub(super) fn new(request: &'a Request, limits: &'a Limits, root: &Path) -> Scanner<'a> {
         let searcher = SearcherBuilder::new()
             .line_number(true)
             .bom_sniffing(false)
@@ -79,6 +80,7 @@ impl<'a> Scanner<'a> {
             exact: request.exact.clone(),
             candidates: request.candidates.clone(),
             searcher,
+            reader: TreeReader::new(root),
             buffer: Vec::new(),
         }
     }
@@ -93,8 +95,11 @@ impl<'a> Scanner<'a> {
         if let Some(stop) = self.limits.check() {
             return Scan::Aborted(stop);
         }
-        if let Err(skip) = read_file(path, &mut self.buffer) {
-            return Scan::Skipped(skip);
+        if let Err(unread) = self
+            .reader
+            .read(path, MAX_GREP_FILE_BYTES, &mut self.buffer)
+        {
+            return Scan::Skipped(skip_of(&unread));
         }
         let bytes = &self.buffer[..];
         match check_text(bytes) {
@@ -138,39 +143,15 @@ impl<'a> Scanner<'a> {
     }
 }
 
-/// Reads a whole regular file of at most [`MAX_GREP_FILE_BYTES`] into
-/// `buffer`, never following a symbolic link and never blocking on a FIFO
-/// that replaced the file after the walk saw it (such a file counts as
-/// special).
-fn read_file(path: &Path, buffer: &mut Vec<u8>) -> Result<(), Skip> {
-    use rustix::fs::{Mode, OFlags};
-    let fd = rustix::fs::open(
-        path,
-        OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC,
-        Mode::empty(),
-    )
-    .map_err(|_| Skip::Unreadable)?;
-    let file = File::from(fd);
-    let metadata = file.metadata().map_err(|_| Skip::Unreadable)?;
-    if !metadata.is_file() {
-        return Err(if metadata.is_dir() {
+/// The skip bucket of a file the reader refused.
+fn skip_of(unread: &Unread) -> Skip {
+    match unread {
+        Unread::TooLarge => Skip::TooLarge,
+        Unread::NotRegular(Special::Directory | Special::Symlink) | Unread::Failed => {
             Skip::Unreadable
-        } else {
-            Skip::Special
-        });
+        }
+        Unread::NotRegular(_) => Skip::Special,
     }
-    let size = metadata.len();
-    if size > MAX_GREP_FILE_BYTES {
-        return Err(Skip::TooLarge);
-    }
-    buffer.clear();
-    buffer.reserve(size as usize);
-    // Read what fstat promised; a file growing meanwhile is read as it was.
-    (&file)
-        .take(size)
-        .read_to_end(buffer)
-        .map_err(|_| Skip::Unreadable)?;
-    Ok(())
 }
 
 /// Confirms candidate lines and keeps the ones to show.
