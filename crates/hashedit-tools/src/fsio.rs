@@ -15,13 +15,12 @@
 //! * [`replace`] installs new bytes atomically (temp file in the same
 //!   directory, fsync, rename, fsync of the directory) keeping mode, owner,
 //!   symlinks and hard links; [`create_new`] creates a file without ever
-//!   clobbering one that appeared concurrently; [`commit_all`] is the
-//!   all-or-nothing multi-file commit with rollback.
-//! * [`commit_changes`] is the same transaction extended with file
-//!   operations: each locked file is kept, rewritten, deleted (`REM`) or
-//!   moved to a new path (`MV DEST`), all or nothing; its docs describe the
-//!   reversible deletion through `.hashedit-<random>.bak` backups, the
-//!   policy for read-only files and symlinks, and what a crash can leave.
+//!   clobbering one that appeared concurrently.
+//! * [`commit_changes`] is the all-or-nothing multi-file transaction with
+//!   rollback: each locked file is kept, rewritten, deleted (`REM`) or
+//!   moved to a new path (`MV DEST`); its docs describe the reversible
+//!   deletion through `.hashedit-<random>.bak` backups, the policy for
+//!   read-only files and symlinks, and what a crash can leave.
 //!
 //! Every path below the root is reached from a directory descriptor without
 //! following symlinks (`openat2` with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS`
@@ -32,7 +31,6 @@
 //!
 //! [`ErrorKind::Conflict`]: crate::error::ErrorKind::Conflict
 
-mod commit;
 mod lock;
 mod open;
 #[cfg(test)]
@@ -41,7 +39,6 @@ mod transaction;
 mod tree;
 mod write;
 
-pub use commit::commit_all;
 pub use lock::{
     FileMeta, LOCK_BACKOFF_MAX, LOCK_BACKOFF_START, LOCK_WAIT, LockedFile, lock_all, lock_existing,
 };

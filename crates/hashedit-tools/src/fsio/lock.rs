@@ -103,7 +103,7 @@ pub struct LockedFile {
     /// Canonical absolute path of the file.
     pub target: PathBuf,
     /// The file's bytes as read under the lock, before this value wrote
-    /// anything; [`super::commit_all`] restores them on rollback.
+    /// anything; [`super::commit_changes`] restores them on rollback.
     pub original: Vec<u8>,
     /// Descriptor of the current inode, holding the lock.
     pub(super) file: File,
