@@ -39,12 +39,10 @@ mod transaction;
 mod tree;
 mod write;
 
-pub use lock::{
-    FileMeta, LOCK_BACKOFF_MAX, LOCK_BACKOFF_START, LOCK_WAIT, LockedFile, lock_all, lock_existing,
-};
+pub use lock::{LockedFile, lock_all, lock_existing};
 pub(crate) use open::Special;
-pub use open::{not_regular_file_error, open_regular, read_bounded};
-pub use transaction::{Change, CommitReport, Committed, commit_changes};
+pub use open::{not_regular_file_error, open_regular};
+pub use transaction::{Change, commit_changes};
 pub(crate) use tree::{TreeReader, Unread};
 pub use write::{create_new, is_temp_leftover, replace};
 

@@ -13,7 +13,7 @@
 //! exists.
 //!
 //! Resolution is a snapshot: the file system can change afterwards. The I/O
-//! layer ([`crate::fsio`]) therefore re-opens the canonical target relative
+//! layer (module `fsio`) therefore re-opens the canonical target relative
 //! to a descriptor of the root without following any symlink, and reports a
 //! race as [`ErrorKind::Conflict`].
 //!

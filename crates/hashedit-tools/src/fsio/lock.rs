@@ -124,17 +124,6 @@ pub struct LockedFile {
 }
 
 impl LockedFile {
-    /// Metadata of the locked inode (mode, owner, identity, link count).
-    pub fn meta(&self) -> FileMeta {
-        self.meta
-    }
-
-    /// Whether this value installed content that differs from
-    /// [`LockedFile::original`] (so the file on disk no longer holds it).
-    pub fn rewritten(&self) -> bool {
-        self.written
-    }
-
     /// The bytes of the locked inode as they are now, read back through
     /// the locked descriptor: [`LockedFile::original`] unless this value
     /// rewrote the file.
@@ -374,11 +363,11 @@ mod tests {
         assert_eq!(locked.display, "f.txt");
         assert_eq!(locked.target, ws.root().join("f.txt"));
         let md = std::fs::metadata(ws.root().join("f.txt")).unwrap();
-        assert_eq!(locked.meta().ino, md.ino());
-        assert_eq!(locked.meta().mode, md.mode() & 0o7777);
-        assert_eq!(locked.meta().nlink, 1);
-        assert_eq!(locked.meta().size, 4);
-        assert!(!locked.rewritten());
+        assert_eq!(locked.meta.ino, md.ino());
+        assert_eq!(locked.meta.mode, md.mode() & 0o7777);
+        assert_eq!(locked.meta.nlink, 1);
+        assert_eq!(locked.meta.size, 4);
+        assert!(!locked.written);
         assert_eq!(locked.read_current().unwrap(), b"a\nb\n");
         // The lock is really held: a foreign non-blocking attempt fails.
         let other = File::open(ws.root().join("f.txt")).unwrap();
@@ -469,7 +458,7 @@ mod tests {
         // The old inode is still locked, but it is no longer at the path.
         let second = lock_existing(&ws, &path, 100).unwrap();
         assert_eq!(second.original, b"new\n");
-        assert_eq!(second.meta().ino, std::fs::metadata(&target).unwrap().ino());
+        assert_eq!(second.meta.ino, std::fs::metadata(&target).unwrap().ino());
         drop(second);
         // The first writer's replace notices the path moved on.
         let error = replace(&mut first, b"mine\n").unwrap_err();
@@ -484,7 +473,7 @@ mod tests {
         std::fs::write(&target, b"old\n").unwrap();
         let path = resolve(&ws, "f.txt");
         let mut first = lock_existing(&ws, &path, 100).unwrap();
-        let old_ino = first.meta().ino;
+        let old_ino = first.meta.ino;
         let (started_tx, started_rx) = mpsc::channel();
         let waiter = {
             let ws = ws.clone();
@@ -497,13 +486,13 @@ mod tests {
         started_rx.recv().unwrap();
         std::thread::sleep(Duration::from_millis(50));
         replace(&mut first, b"new\n").unwrap();
-        let new_ino = first.meta().ino;
+        let new_ino = first.meta.ino;
         assert_ne!(old_ino, new_ino);
         std::thread::sleep(Duration::from_millis(50));
         drop(first);
         let second = waiter.join().unwrap().unwrap();
         assert_eq!(second.original, b"new\n");
-        assert_eq!(second.meta().ino, new_ino);
+        assert_eq!(second.meta.ino, new_ino);
     }
 
     #[test]

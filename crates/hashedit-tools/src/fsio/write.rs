@@ -600,8 +600,8 @@ pub(super) fn hidden_name(suffix: &str) -> OsString {
     OsString::from(format!(".hashedit-{:016x}.{suffix}", hasher.finish()))
 }
 
-/// Whether `name` has exactly the shape of a temp file name made by
-/// [`hidden_name`]: `.hashedit-`, 16 lower-case hex digits, `.tmp`.
+/// Whether `name` has exactly the shape of the temp file names hashedit
+/// writes: `.hashedit-`, 16 lower-case hex digits, `.tmp`.
 ///
 /// Such a file is an unfinished new version or a recovery copy that was
 /// never renamed to `.bak`; it never holds the only copy of anything, so
@@ -687,15 +687,15 @@ mod tests {
         std::fs::write(&script, b"#!/bin/sh\necho a\n").unwrap();
         std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
         let mut locked = lock(&ws, "run.sh");
-        let old_ino = locked.meta().ino;
+        let old_ino = locked.meta.ino;
         replace(&mut locked, b"#!/bin/sh\necho b\n").unwrap();
         assert_eq!(std::fs::read(&script).unwrap(), b"#!/bin/sh\necho b\n");
         assert_eq!(mode(&script), 0o755);
-        assert_ne!(locked.meta().ino, old_ino);
-        assert_eq!(locked.meta().ino, std::fs::metadata(&script).unwrap().ino());
-        assert_eq!(locked.meta().mode, 0o755);
+        assert_ne!(locked.meta.ino, old_ino);
+        assert_eq!(locked.meta.ino, std::fs::metadata(&script).unwrap().ino());
+        assert_eq!(locked.meta.mode, 0o755);
         assert_eq!(locked.original, b"#!/bin/sh\necho a\n");
-        assert!(locked.rewritten());
+        assert!(locked.written);
         assert_eq!(locked.read_current().unwrap(), b"#!/bin/sh\necho b\n");
         // The lock moved to the new inode with the replace.
         let other = File::open(&script).unwrap();
@@ -760,10 +760,10 @@ mod tests {
         std::fs::hard_link(&a, &b).unwrap();
         let ino = std::fs::metadata(&a).unwrap().ino();
         let mut locked = lock(&ws, "a.txt");
-        assert_eq!(locked.meta().nlink, 2);
+        assert_eq!(locked.meta.nlink, 2);
         replace(&mut locked, b"new\n").unwrap();
-        assert_eq!(locked.meta().ino, ino);
-        assert!(locked.rewritten());
+        assert_eq!(locked.meta.ino, ino);
+        assert!(locked.written);
         assert_eq!(locked.read_current().unwrap(), b"new\n");
         // Longer again (no truncation needed), then back to the original.
         replace(&mut locked, b"a much longer new content\n").unwrap();
@@ -918,7 +918,7 @@ mod tests {
             failure.error.message
         );
         assert_eq!(std::fs::read(&path).unwrap(), b"new\n");
-        assert!(locked.rewritten());
+        assert!(locked.written);
         assert_eq!(locked.read_current().unwrap(), b"new\n");
         assert_eq!(listing(ws.root()), ["f.txt"]);
     }

@@ -682,7 +682,7 @@ fn a_hard_linked_file_is_rolled_back_in_place_from_what_it_holds() {
         error.message,
         "cannot write c.txt: injected failure; a.txt, already written by this edit, was restored to its previous content"
     );
-    assert!(!locked[0].rewritten());
+    assert!(!locked[0].written);
     drop(locked);
     assert_eq!(read(&ws, "a.txt"), b"alpha\n");
     assert_eq!(read(&ws, "link.txt"), b"alpha\n");
