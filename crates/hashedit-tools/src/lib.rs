@@ -12,7 +12,6 @@ pub mod context;
 pub mod error;
 mod fsio;
 pub mod outcome;
-pub mod registry;
 pub mod search;
 pub mod session;
 pub mod tools;

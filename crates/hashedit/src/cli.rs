@@ -9,11 +9,12 @@ use hashedit_core::TagScheme;
 use hashedit_tools::args::{
     EditArgs, GlobArgs, GrepArgs, ListDirArgs, OutputMode, ReadFileArgs, WriteArgs,
 };
-use hashedit_tools::registry::DiskRegistry;
 use hashedit_tools::tools::EditMode;
 use hashedit_tools::workspace::Workspace;
 use hashedit_tools::{ErrorKind, Outcome, Session, ToolContext, ToolError, ToolResult, tools};
 use serde_json::json;
+
+use crate::registry::DiskRegistry;
 
 /// Exit status for a tool error (the tool ran and refused).
 const EXIT_TOOL_ERROR: u8 = 1;

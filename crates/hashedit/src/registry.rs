@@ -9,7 +9,7 @@
 //! [`Session`] before the call and merges the session back after it.
 //!
 //! The file holds fingerprints only (no file contents): at most
-//! [`crate::session::MAX_PATHS`] files × [`crate::session::MAX_VERSIONS_PER_PATH`]
+//! [`hashedit_tools::session::MAX_PATHS`] files × [`hashedit_tools::session::MAX_VERSIONS_PER_PATH`]
 //! snapshots. Format, one entry per line after a `hashedit-registry v1`
 //! line: `TAG DIGEST CONSUMED PATH`, with the tag as 4 hex digits, the
 //! digest as 32 hex digits, `0`/`1`, and the canonical path with `\`, CR
@@ -24,27 +24,27 @@ use std::path::{Path, PathBuf};
 
 use hashedit_core::tag::{ContentDigest, Fingerprint, SnapshotTag};
 
-use crate::session::Session;
+use hashedit_tools::Session;
 
 /// First line of a registry file.
 const MAGIC: &str = "hashedit-registry v1";
 /// Environment variable naming the registry file, or `off` to disable it.
-pub const REGISTRY_ENV: &str = "HASHEDIT_REGISTRY";
+pub(crate) const REGISTRY_ENV: &str = "HASHEDIT_REGISTRY";
 /// Largest registry file read (bytes); a bigger one is ignored.
 const MAX_REGISTRY_BYTES: u64 = 4 * 1024 * 1024;
 /// Files a registry keeps (the most recently used); a CLI call reads and
 /// rewrites the whole file, so it stays small.
-pub const MAX_REGISTRY_PATHS: usize = 1024;
+pub(crate) const MAX_REGISTRY_PATHS: usize = 1024;
 
 /// A registry file location.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DiskRegistry {
+pub(crate) struct DiskRegistry {
     path: PathBuf,
 }
 
 impl DiskRegistry {
     /// A registry stored at `path`.
-    pub fn at(path: impl Into<PathBuf>) -> DiskRegistry {
+    pub(crate) fn at(path: impl Into<PathBuf>) -> DiskRegistry {
         DiskRegistry { path: path.into() }
     }
 
@@ -52,7 +52,7 @@ impl DiskRegistry {
     /// it), else `$XDG_CACHE_HOME/hashedit/snapshots.v1`, else
     /// `$HOME/.cache/hashedit/snapshots.v1`; `None` when disabled or no
     /// location is known.
-    pub fn default_location() -> Option<DiskRegistry> {
+    pub(crate) fn default_location() -> Option<DiskRegistry> {
         if let Some(value) = std::env::var_os(REGISTRY_ENV) {
             if value == "off" || value.is_empty() {
                 return None;
@@ -73,13 +73,13 @@ impl DiskRegistry {
     }
 
     /// The registry file's path.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 
     /// Loads the registry's fingerprints into `session`; a missing or
     /// unreadable file loads nothing.
-    pub fn load_into(&self, session: &Session) {
+    pub(crate) fn load_into(&self, session: &Session) {
         session.import_fingerprints(self.read_entries());
     }
 
@@ -92,7 +92,7 @@ impl DiskRegistry {
     /// the way, no permission, a full disk). Nothing else depends on the
     /// registry, so callers may go on without it (see the module docs);
     /// the CLI says so on stderr.
-    pub fn save_from(&self, session: &Session) -> std::io::Result<()> {
+    pub(crate) fn save_from(&self, session: &Session) -> std::io::Result<()> {
         self.try_save(session)
     }
 
