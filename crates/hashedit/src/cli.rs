@@ -14,7 +14,7 @@ use hashedit_tools::workspace::Workspace;
 use hashedit_tools::{ErrorKind, Outcome, Session, ToolContext, ToolError, ToolResult, tools};
 use serde_json::json;
 
-use crate::registry::DiskRegistry;
+use crate::registry::Registry;
 
 /// Exit status for a tool error (the tool ran and refused).
 const EXIT_TOOL_ERROR: u8 = 1;
@@ -273,20 +273,24 @@ fn execute(cli: Cli) -> Result<ToolResult<(Outcome, Printed)>, String> {
     let ws = workspace(&cli)?;
     let blocks = hashedit_blocks::TreeSitterBlocks::new();
     // Fingerprints served by earlier calls, so a 16-bit tag collision is
-    // caught across processes (product.md §3 item 5).
+    // caught across processes (product.md §3 item 5). Only edit consults
+    // them (its tag check); the other commands only add what they serve.
     let session = Session::new();
-    let registry = DiskRegistry::default_location();
-    if let Some(registry) = &registry {
-        registry.load_into(&session);
-    }
-    let loaded = session.generation();
+    let registry = Registry::from_env();
+    let loaded = match &registry {
+        Some(registry) if matches!(cli.command, Command::Edit { .. }) => {
+            registry.load_into(&session)
+        }
+        _ => Vec::new(),
+    };
+    let generation = session.generation();
     let cx = ToolContext::new(&ws)
         .with_blocks(&blocks)
         .with_session(&session);
     let result = run_tool(&cx, cli.command)?;
     if let Some(registry) = &registry
-        && session.generation() != loaded
-        && let Err(error) = registry.save_from(&session)
+        && session.generation() != generation
+        && let Err(error) = registry.save(&session, &loaded)
     {
         // Tester report: an unusable registry was ignored without a word,
         // which silently weakens the cross-call collision check.
