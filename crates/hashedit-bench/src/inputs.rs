@@ -1,37 +1,13 @@
 //! Deterministic benchmark inputs.
 //!
 //! The same arguments give the same bytes on every machine: a SplitMix64
-//! stream drives every choice.
+//! stream (`hashedit-rng`) drives every choice.
 
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
 use hashedit_core::tag::TagScheme;
-
-/// A small deterministic generator (SplitMix64).
-#[derive(Debug, Clone)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator seeded with `seed`.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n
-    }
-}
+use hashedit_rng::Rng;
 
 const WORDS: &[&str] = &[
     "value", "count", "index", "buffer", "state", "offset", "limit", "cache", "reader", "writer",
@@ -47,17 +23,17 @@ const TYPES: &[&str] = &["u8", "u32", "u64", "usize", "i64", "bool", "char"];
 /// varies, and one line in 16 has trailing blanks (which the tag schemes
 /// normalise).
 fn source_line(rng: &mut Rng, out: &mut Vec<u8>) {
-    out.extend(std::iter::repeat_n(b' ', 4 * rng.below(3) as usize));
-    let word = |rng: &mut Rng| WORDS[rng.below(WORDS.len() as u64) as usize];
+    out.extend(std::iter::repeat_n(b' ', 4 * rng.below(3)));
+    let word = |rng: &mut Rng| WORDS[rng.below(WORDS.len())];
     let line = match rng.below(6) {
         0 => format!("// {} {} {}", word(rng), word(rng), word(rng)),
         1 => format!(
             "const {}_{}: {} = {} as {};",
             word(rng).to_ascii_uppercase(),
             rng.below(10_000),
-            TYPES[rng.below(5) as usize],
+            TYPES[rng.below(5)],
             rng.below(1_000),
-            TYPES[rng.below(5) as usize],
+            TYPES[rng.below(5)],
         ),
         2 => format!(
             "static {}_{}: &str = \"{} {}\";",
@@ -77,7 +53,7 @@ fn source_line(rng: &mut Rng, out: &mut Vec<u8>) {
             "type {}{} = Vec<{}>;",
             word(rng).to_ascii_uppercase(),
             rng.below(100),
-            TYPES[rng.below(TYPES.len() as u64) as usize]
+            TYPES[rng.below(TYPES.len())]
         ),
     };
     out.extend_from_slice(line.as_bytes());
@@ -112,9 +88,9 @@ pub fn write_log(path: &Path, bytes: u64, seed: u64) -> io::Result<u64> {
     let mut second = 1_700_000_000u64;
     while written < bytes {
         line.clear();
-        second += rng.below(3);
-        let level = LEVELS[rng.below(LEVELS.len() as u64) as usize];
-        let part = PARTS[rng.below(PARTS.len() as u64) as usize];
+        second += rng.below(3) as u64;
+        let level = LEVELS[rng.below(LEVELS.len())];
+        let part = PARTS[rng.below(PARTS.len())];
         write!(
             line,
             "{second}.{:06} {level:<5} [{part}] request id={:016x} took {}ms: ",
@@ -185,6 +161,26 @@ mod tests {
         edit_file(&input, &settings, &NoHistory, &mut registers)
             .unwrap()
             .bytes
+    }
+
+    /// The inputs every seed stands for: PERFORMANCE.md's figures were
+    /// measured on them, so they must never change.
+    #[test]
+    fn inputs_are_pinned() {
+        let text = source_text(200, 7);
+        assert_eq!(text.len(), 7254);
+        assert_eq!(
+            TagScheme::Rho.fingerprint(&text).digest.0,
+            0x522f_bc4b_3f23_ee01_55c2_475f_39e9_6525
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log");
+        assert_eq!(write_log(&path, 5000, 3).unwrap(), 5084);
+        let log = std::fs::read(&path).unwrap();
+        assert_eq!(
+            TagScheme::Rho.fingerprint(&log).digest.0,
+            0xd7a0_5fcd_17bc_22ab_603c_a150_a983_3699
+        );
     }
 
     #[test]

@@ -1,12 +1,12 @@
 //! A seeded generator, stable across platforms and releases.
 //!
 //! The benchmark's numbers must be reproducible from `--seed` alone, so the
-//! generator is ours (SplitMix64) rather than a crate whose streams may
-//! change between versions. It is the one `hashedit-peers` already uses for
-//! its reproducible cases; only the way a run's items get their own streams
-//! ([`stream`]) is the benchmark's.
+//! generator is ours (SplitMix64, from `hashedit-rng`, which every harness
+//! shares) rather than a crate whose streams may change between versions;
+//! only the way a run's items get their own streams ([`stream`]) is the
+//! benchmark's.
 
-pub use hashedit_peers::rng::Rng;
+pub use hashedit_rng::Rng;
 
 /// An independent stream for item `index` of a run seeded with `seed`:
 /// item 7 draws the same numbers whether or not items 0–6 were made.
