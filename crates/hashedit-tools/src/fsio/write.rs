@@ -36,8 +36,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rustix::fs::{AtFlags, FlockOperation, Gid, Mode, OFlags, Uid};
 use rustix::io::Errno;
 
-#[cfg(test)]
-use super::fault::Point;
 use super::lock::{FileMeta, LockedFile};
 use super::open::{map_create_errno, map_errno, open_parent_with, split};
 use crate::error::{ErrorKind, ToolError, ToolResult, os_message};
@@ -153,9 +151,7 @@ fn via_rename(locked: &mut LockedFile, new_bytes: &[u8]) -> Result<Renamed, Fail
         return Ok(Renamed::OwnerNotPreservable);
     }
     seal_temp(&temp, meta.mode, display)?;
-    #[cfg(test)]
-    super::fault::inject(Point::BeforeRename, display)
-        .map_err(|error| ToolError::io("write", display, &error))?;
+    fault!(BeforeRename, display).map_err(|error| ToolError::io("write", display, &error))?;
     check_still_there(dir, &locked.name, &meta, display)?;
     rustix::fs::renameat(dir, guard.name(), dir, &locked.name)
         .map_err(|errno| map_create_errno(display, errno))?;
@@ -177,9 +173,7 @@ fn via_rename(locked: &mut LockedFile, new_bytes: &[u8]) -> Result<Renamed, Fail
     locked.retired.push(old);
     locked.meta = new_meta;
     locked.written = new_bytes != locked.original.as_slice();
-    #[cfg(test)]
-    super::fault::inject(Point::AfterRename, display)
-        .map_err(|error| applied(dir_sync_error(display, &error)))?;
+    fault!(AfterRename, display).map_err(|error| applied(dir_sync_error(display, &error)))?;
     sync_dir(locked.dir.as_fd(), display).map_err(applied)?;
     Ok(Renamed::Done)
 }
@@ -307,11 +301,9 @@ fn in_place(locked: &mut LockedFile, new_bytes: &[u8]) -> Result<(), Failure> {
 
     let rewrite = |bytes: &[u8], point: Option<&str>| -> io::Result<()> {
         file.write_all_at(bytes, 0)?;
-        #[cfg(test)]
         if let Some(display) = point {
-            super::fault::inject(Point::InPlaceWritten, display)?;
+            fault!(InPlaceWritten, display)?;
         }
-        let _ = point;
         file.set_len(u64::try_from(bytes.len()).unwrap_or(u64::MAX))?;
         file.sync_all()
     };
@@ -329,13 +321,7 @@ fn in_place(locked: &mut LockedFile, new_bytes: &[u8]) -> Result<(), Failure> {
         }
         Err(error) => {
             let cause = os_message(&error);
-            let restored = {
-                #[cfg(test)]
-                let injected = super::fault::inject(Point::InPlaceRestore, display);
-                #[cfg(not(test))]
-                let injected: io::Result<()> = Ok(());
-                injected.and_then(|()| rewrite(previous, None))
-            };
+            let restored = fault!(InPlaceRestore, display).and_then(|()| rewrite(previous, None));
             match restored {
                 Ok(()) => Err(ToolError::new(
                     map_kind(&error),
@@ -400,9 +386,7 @@ pub fn create_new(ws: &Workspace, path: &ResolvedPath, bytes: &[u8]) -> ToolResu
     temp.write_all(bytes)
         .and_then(|()| temp.sync_all())
         .map_err(|error| ToolError::io("write", display, &error))?;
-    #[cfg(test)]
-    super::fault::inject(Point::BeforeInstall, display)
-        .map_err(|error| ToolError::io("write", display, &error))?;
+    fault!(BeforeInstall, display).map_err(|error| ToolError::io("write", display, &error))?;
     match rename_no_replace(dir, guard.name(), dir, name) {
         Ok(NoReplace::Renamed) => guard.disarm(),
         // Installed by a hard link: dropping the guard removes the temp

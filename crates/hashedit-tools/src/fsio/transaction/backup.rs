@@ -10,11 +10,9 @@ use rustix::io::Errno;
 
 use super::Step;
 use crate::error::{ErrorKind, ToolError, ToolResult, os_message};
-#[cfg(test)]
-use crate::fsio::fault::Point;
 use crate::fsio::lock::LockedFile;
 use crate::fsio::open::map_errno;
-use crate::fsio::write::{check_still_there, hidden_name, rename_away, sync_dir};
+use crate::fsio::write::{check_still_there, dir_sync_error, hidden_name, rename_away, sync_dir};
 
 /// Renames the locked file to a fresh backup name in its directory, as
 /// described on [`commit_changes`]; `action` ("delete", "move") is for
@@ -27,9 +25,7 @@ pub(super) fn back_up(
 ) -> ToolResult<()> {
     let display = file.display.as_str();
     let dir = file.dir.as_fd();
-    #[cfg(test)]
-    crate::fsio::fault::inject(Point::BeforeBackup, display)
-        .map_err(|error| ToolError::io(action, display, &error))?;
+    fault!(BeforeBackup, display).map_err(|error| ToolError::io(action, display, &error))?;
     check_still_there(dir, &file.name, &file.meta, display)?;
     let backup = rename_to_backup(dir, &file.name, action, display)?;
     journal.push(Step::BackedUp {
@@ -50,9 +46,7 @@ pub(super) fn back_up(
         }
         Err(errno) => return Err(map_errno(action, display, errno)),
     }
-    #[cfg(test)]
-    crate::fsio::fault::inject(Point::AfterBackup, display)
-        .map_err(|error| crate::fsio::write::dir_sync_error(display, &error))?;
+    fault!(AfterBackup, display).map_err(|error| dir_sync_error(display, &error))?;
     sync_dir(dir, display)
 }
 
@@ -94,12 +88,9 @@ fn rename_to_backup(
 /// clause for the rollback note.
 pub(super) fn restore_backup(file: &LockedFile, backup: &OsStr) -> Result<(), String> {
     let dir = file.dir.as_fd();
-    let restored = {
-        #[cfg(test)]
-        let injected = crate::fsio::fault::inject(Point::RestoreBackup, &file.display);
-        #[cfg(not(test))]
-        let injected: io::Result<()> = Ok(());
-        injected.map_err(|error| os_message(&error)).and_then(|()| {
+    let restored = fault!(RestoreBackup, &file.display)
+        .map_err(|error| os_message(&error))
+        .and_then(|()| {
             rename_away(dir, backup, &file.name).map_err(|errno| {
                 if errno == Errno::EXIST {
                     "another file has taken its name meanwhile".to_string()
@@ -107,8 +98,7 @@ pub(super) fn restore_backup(file: &LockedFile, backup: &OsStr) -> Result<(), St
                     os_message(&io::Error::from(errno))
                 }
             })
-        })
-    };
+        });
     match restored {
         Ok(()) => {
             // Best effort: the name is back either way; a failed fsync only

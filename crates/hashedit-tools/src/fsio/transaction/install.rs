@@ -12,9 +12,7 @@ use rustix::io::Errno;
 
 use super::NewFile;
 use super::check::dest_exists;
-use crate::error::{ToolResult, os_message};
-#[cfg(test)]
-use crate::fsio::fault::Point;
+use crate::error::{ToolError, ToolResult, os_message};
 use crate::fsio::lock::LockedFile;
 use crate::fsio::open::{
     CreatedDir, map_create_errno, open_root, same_inode, split, walk_dirs_recording,
@@ -89,9 +87,7 @@ fn create_locked(
         ));
     }
     seal_temp(&temp, mode, display)?;
-    #[cfg(test)]
-    crate::fsio::fault::inject(Point::BeforeInstall, display)
-        .map_err(|error| crate::error::ToolError::io("write", display, &error))?;
+    fault!(BeforeInstall, display).map_err(|error| ToolError::io("write", display, &error))?;
     match rename_no_replace(fd, guard.name(), fd, name) {
         Ok(NoReplace::Renamed) => guard.disarm(),
         // Installed by a hard link: dropping the guard removes the temp
@@ -122,9 +118,7 @@ pub(super) fn remove_new_file(new: NewFile) -> Result<(), String> {
     let display = new.display.as_str();
     let dir = new.dir.as_fd();
     let removed = (|| -> Result<(), String> {
-        #[cfg(test)]
-        crate::fsio::fault::inject(Point::RemoveDest, display)
-            .map_err(|error| os_message(&error))?;
+        fault!(RemoveDest, display).map_err(|error| os_message(&error))?;
         let errno_text = |errno: Errno| os_message(&io::Error::from(errno));
         let ours = rustix::fs::fstat(&new.file).map_err(errno_text)?;
         match rustix::fs::statat(dir, &new.name, AtFlags::SYMLINK_NOFOLLOW) {

@@ -20,8 +20,6 @@ use std::os::fd::{AsFd, OwnedFd};
 
 use rustix::fs::AtFlags;
 
-#[cfg(test)]
-use super::fault::Point;
 use super::lock::LockedFile;
 use super::open::CreatedDir;
 use super::write::{replace_inner, sync_dir};
@@ -302,8 +300,7 @@ fn apply(
                 dest: new_file,
             });
             synced?;
-            #[cfg(test)]
-            super::fault::inject(Point::MoveInstalled, &file.display)
+            fault!(MoveInstalled, &file.display)
                 .map_err(|error| ToolError::io("move", &file.display, &error))?;
             back_up(file, index, "move", journal)
         }
@@ -321,15 +318,9 @@ fn discard_backups(locked: &[LockedFile], journal: &[Step], warnings: &mut Vec<S
             continue;
         };
         let dir = file.dir.as_fd();
-        let removed = {
-            #[cfg(test)]
-            let injected = super::fault::inject(Point::DiscardBackup, &file.display);
-            #[cfg(not(test))]
-            let injected: io::Result<()> = Ok(());
-            injected.and_then(|()| {
-                rustix::fs::unlinkat(dir, backup, AtFlags::empty()).map_err(io::Error::from)
-            })
-        };
+        let removed = fault!(DiscardBackup, &file.display).and_then(|()| {
+            rustix::fs::unlinkat(dir, backup, AtFlags::empty()).map_err(io::Error::from)
+        });
         match removed {
             // A failed fsync only risks the backup reappearing after a
             // crash, a leftover described on `commit_changes`.

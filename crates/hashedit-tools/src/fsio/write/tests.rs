@@ -1,6 +1,7 @@
 use super::*;
+use crate::fsio::fault::{self, Point};
+use crate::fsio::lock_existing;
 use crate::fsio::test_support::{empty_workspace, listing};
-use crate::fsio::{fault, lock_existing};
 use crate::workspace::Resolve;
 use std::os::unix::fs::{MetadataExt, PermissionsExt, symlink};
 use std::path::Path;
