@@ -5,7 +5,7 @@
 //!   descriptor of the workspace root, never following a symlink that
 //!   appeared after resolution, never blocking on a FIFO and never opening a
 //!   device, socket or directory (they are refused from their `lstat`).
-//! * [`read_bounded`] reads at most a given number of bytes.
+//! * `read_bounded` reads at most a given number of bytes.
 //! * `TreeReader` reads many files below one root in a row (grep's files,
 //!   just listed by its walk) with the same confined, non-blocking open,
 //!   keeping the descriptors and the buffer from file to file.

@@ -15,7 +15,7 @@ use crate::fsio::open::map_errno;
 use crate::fsio::write::{check_still_there, dir_sync_error, hidden_name, rename_away, sync_dir};
 
 /// Renames the locked file to a fresh backup name in its directory, as
-/// described on [`commit_changes`]; `action` ("delete", "move") is for
+/// described on [`super::commit_changes`]; `action` ("delete", "move") is for
 /// messages.
 pub(super) fn back_up(
     file: &LockedFile,
