@@ -290,46 +290,8 @@ impl Workspace {
                 (target, true)
             }
             Reached::Missing { parent, tail } => {
-                if mode == Resolve::Existing {
-                    let hint = match walk.open_links.last() {
-                        Some(link) => {
-                            format!(" (the symlink {link} points to a path that does not exist)")
-                        }
-                        None => String::new(),
-                    };
-                    return Err(ToolError::new(
-                        ErrorKind::NotFound,
-                        format!(
-                            "{path} does not exist{hint}; check the path with glob or list_dir"
-                        ),
-                    ));
-                }
-                let mut target = parent;
-                for step in tail {
-                    match step {
-                        Step::Name(name) => target.push(name),
-                        Step::EndOfLink => {}
-                        Step::Up | Step::Root => {
-                            return Err(ToolError::new(
-                                ErrorKind::InvalidArguments,
-                                format!(
-                                    "{path} goes up with '..' (or restarts at '/') after a directory that does not exist; write the path without '..'"
-                                ),
-                            ));
-                        }
-                    }
-                }
-                if trailing_slash {
-                    return Err(ToolError::new(
-                        ErrorKind::InvalidArguments,
-                        format!(
-                            "{path} ends with '/', so it names a directory; give the path of a file"
-                        ),
-                    ));
-                }
-                if !target.starts_with(&self.root) {
-                    return Err(self.outside(path, walk.blame()));
-                }
+                let target =
+                    self.missing_target(path, mode, trailing_slash, &walk, parent, tail)?;
                 (target, false)
             }
         };
@@ -343,6 +305,57 @@ impl Workspace {
             target,
             exists,
         })
+    }
+
+    /// The target of `path` when the walk stopped at a missing `tail`
+    /// below `parent`: refused unless `mode` may create it, it names a
+    /// file and it stays inside the root.
+    fn missing_target(
+        &self,
+        path: &str,
+        mode: Resolve,
+        trailing_slash: bool,
+        walk: &Walk,
+        parent: PathBuf,
+        tail: Vec<Step>,
+    ) -> ToolResult<PathBuf> {
+        if mode == Resolve::Existing {
+            let hint = match walk.open_links.last() {
+                Some(link) => {
+                    format!(" (the symlink {link} points to a path that does not exist)")
+                }
+                None => String::new(),
+            };
+            return Err(ToolError::new(
+                ErrorKind::NotFound,
+                format!("{path} does not exist{hint}; check the path with glob or list_dir"),
+            ));
+        }
+        let mut target = parent;
+        for step in tail {
+            match step {
+                Step::Name(name) => target.push(name),
+                Step::EndOfLink => {}
+                Step::Up | Step::Root => {
+                    return Err(ToolError::new(
+                        ErrorKind::InvalidArguments,
+                        format!(
+                            "{path} goes up with '..' (or restarts at '/') after a directory that does not exist; write the path without '..'"
+                        ),
+                    ));
+                }
+            }
+        }
+        if trailing_slash {
+            return Err(ToolError::new(
+                ErrorKind::InvalidArguments,
+                format!("{path} ends with '/', so it names a directory; give the path of a file"),
+            ));
+        }
+        if !target.starts_with(&self.root) {
+            return Err(self.outside(path, walk.blame()));
+        }
+        Ok(target)
     }
 
     /// For an absolute `written` path under the root as the caller spelled
