@@ -379,47 +379,56 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             input,
             dry_run,
             force,
-        } => {
-            let document = match input {
-                Some(file) => {
-                    let source = file.display().to_string();
-                    let opened = std::fs::File::open(&file)
-                        .map_err(|e| format!("cannot read {source}: {e}"))?;
-                    read_bounded_text(opened, &source, "edit")?
-                }
-                None => read_stdin_text("edit")?,
-            };
-            let document = match document {
-                Ok(document) => document,
-                Err(error) => return Ok(Err(error)),
-            };
-            let mode = if dry_run {
-                EditMode::DryRun
-            } else {
-                EditMode::Apply
-            };
-            tools::edit(
-                cx,
-                &EditArgs {
-                    input: document,
-                    force: Some(force),
-                },
-                mode,
-            )
-            .map(|mut o| {
-                if !dry_run {
-                    warn_dropped_registers(&mut o);
-                }
-                let printed = if dry_run {
-                    Printed::Diff
-                } else {
-                    Printed::Plain
-                };
-                (o, printed)
-            })
-        }
+        } => run_edit(cx, input, dry_run, force)?,
         Command::Mcp { .. } => unreachable!("run() serves `mcp` before executing tools"),
     })
+}
+
+/// Runs `edit` on the document from `input` (a file) or stdin. The outer
+/// `Err` is a usage problem.
+fn run_edit(
+    cx: &ToolContext,
+    input: Option<PathBuf>,
+    dry_run: bool,
+    force: bool,
+) -> Result<ToolResult<(Outcome, Printed)>, String> {
+    let document = match input {
+        Some(file) => {
+            let source = file.display().to_string();
+            let opened =
+                std::fs::File::open(&file).map_err(|e| format!("cannot read {source}: {e}"))?;
+            read_bounded_text(opened, &source, "edit")?
+        }
+        None => read_stdin_text("edit")?,
+    };
+    let document = match document {
+        Ok(document) => document,
+        Err(error) => return Ok(Err(error)),
+    };
+    let mode = if dry_run {
+        EditMode::DryRun
+    } else {
+        EditMode::Apply
+    };
+    Ok(tools::edit(
+        cx,
+        &EditArgs {
+            input: document,
+            force: Some(force),
+        },
+        mode,
+    )
+    .map(|mut o| {
+        if !dry_run {
+            warn_dropped_registers(&mut o);
+        }
+        let printed = if dry_run {
+            Printed::Diff
+        } else {
+            Printed::Plain
+        };
+        (o, printed)
+    }))
 }
 
 /// Named registers live for an MCP session, but a CLI call is its own
