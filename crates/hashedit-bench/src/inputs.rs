@@ -1,37 +1,13 @@
 //! Deterministic benchmark inputs.
 //!
 //! The same arguments give the same bytes on every machine: a SplitMix64
-//! stream drives every choice.
+//! stream (`hashedit-rng`) drives every choice.
 
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
 use hashedit_core::tag::TagScheme;
-
-/// A small deterministic generator (SplitMix64).
-#[derive(Debug, Clone)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator seeded with `seed`.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n
-    }
-}
+use hashedit_rng::Rng;
 
 const WORDS: &[&str] = &[
     "value", "count", "index", "buffer", "state", "offset", "limit", "cache", "reader", "writer",
@@ -47,17 +23,17 @@ const TYPES: &[&str] = &["u8", "u32", "u64", "usize", "i64", "bool", "char"];
 /// varies, and one line in 16 has trailing blanks (which the tag schemes
 /// normalise).
 fn source_line(rng: &mut Rng, out: &mut Vec<u8>) {
-    out.extend(std::iter::repeat_n(b' ', 4 * rng.below(3) as usize));
-    let word = |rng: &mut Rng| WORDS[rng.below(WORDS.len() as u64) as usize];
+    out.extend(std::iter::repeat_n(b' ', 4 * rng.below(3)));
+    let word = |rng: &mut Rng| WORDS[rng.below(WORDS.len())];
     let line = match rng.below(6) {
         0 => format!("// {} {} {}", word(rng), word(rng), word(rng)),
         1 => format!(
             "const {}_{}: {} = {} as {};",
             word(rng).to_ascii_uppercase(),
             rng.below(10_000),
-            TYPES[rng.below(5) as usize],
+            TYPES[rng.below(5)],
             rng.below(1_000),
-            TYPES[rng.below(5) as usize],
+            TYPES[rng.below(5)],
         ),
         2 => format!(
             "static {}_{}: &str = \"{} {}\";",
@@ -77,7 +53,7 @@ fn source_line(rng: &mut Rng, out: &mut Vec<u8>) {
             "type {}{} = Vec<{}>;",
             word(rng).to_ascii_uppercase(),
             rng.below(100),
-            TYPES[rng.below(TYPES.len() as u64) as usize]
+            TYPES[rng.below(TYPES.len())]
         ),
     };
     out.extend_from_slice(line.as_bytes());
@@ -112,9 +88,9 @@ pub fn write_log(path: &Path, bytes: u64, seed: u64) -> io::Result<u64> {
     let mut second = 1_700_000_000u64;
     while written < bytes {
         line.clear();
-        second += rng.below(3);
-        let level = LEVELS[rng.below(LEVELS.len() as u64) as usize];
-        let part = PARTS[rng.below(PARTS.len() as u64) as usize];
+        second += rng.below(3) as u64;
+        let level = LEVELS[rng.below(LEVELS.len())];
+        let part = PARTS[rng.below(PARTS.len())];
         write!(
             line,
             "{second}.{:06} {level:<5} [{part}] request id={:016x} took {}ms: ",
@@ -167,70 +143,4 @@ pub fn edit_document(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The bytes `doc` (one section, correct tag) makes of `bytes`.
-    fn apply(display: &str, bytes: &[u8], doc: &str) -> Vec<u8> {
-        use hashedit_core::edit::{EditSettings, FileInput, NoHistory, edit_file};
-        let parsed = hashedit_core::parse::parse(doc).unwrap();
-        let input = FileInput {
-            section: &parsed.sections[0],
-            display,
-            result_display: display,
-            bytes,
-        };
-        let settings = EditSettings::new(TagScheme::Rho);
-        let mut registers = hashedit_core::lower::Registers::default();
-        edit_file(&input, &settings, &NoHistory, &mut registers)
-            .unwrap()
-            .bytes
-    }
-
-    #[test]
-    fn inputs_are_deterministic_and_well_formed() {
-        let a = source_text(100, 7);
-        assert_eq!(a, source_text(100, 7));
-        assert_ne!(a, source_text(100, 8));
-        assert_eq!(line_count(&a), 100);
-        assert!(std::str::from_utf8(&a).is_ok());
-    }
-
-    #[test]
-    fn source_parses_as_rust_before_and_after_an_edit() {
-        use hashedit_core::block::BlockResolver;
-        let blocks = hashedit_blocks::TreeSitterBlocks::new();
-        let bytes = source_text(2000, 3);
-        let text = std::str::from_utf8(&bytes).unwrap();
-        let index = blocks.index("f.rs", text).unwrap();
-        assert_eq!(
-            index.syntax(),
-            Some(None),
-            "generated source has a syntax error"
-        );
-        let doc = edit_document("f.rs", &bytes, TagScheme::Rho, 100, "");
-        let edited = apply("f.rs", &bytes, &doc);
-        let after = std::str::from_utf8(&edited).unwrap();
-        assert_eq!(blocks.index("f.rs", after).unwrap().syntax(), Some(None));
-    }
-
-    #[test]
-    fn documents_apply_to_their_file() {
-        let bytes = source_text(1000, 1);
-        let doc = edit_document("f.rs", &bytes, TagScheme::Rho, 100, "");
-        let parsed = hashedit_core::parse::parse(&doc).unwrap();
-        assert_eq!(parsed.sections[0].ops.len(), 100);
-        assert_eq!(line_count(&apply("f.rs", &bytes, &doc)), 1000);
-    }
-
-    #[test]
-    fn logs_have_the_asked_size() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("a.log");
-        let n = write_log(&path, 10_000, 1).unwrap();
-        let bytes = std::fs::read(&path).unwrap();
-        assert_eq!(bytes.len() as u64, n);
-        assert!((10_000..10_400).contains(&n));
-        assert!(bytes.ends_with(b"\n"));
-    }
-}
+mod tests;

@@ -29,6 +29,7 @@ use hashedit_core::parse::parse;
 use hashedit_core::scan::{WindowRequest, scan};
 use hashedit_core::tag::{TagHasher, TagScheme};
 use hashedit_core::text::Text;
+use hashedit_rng::Rng;
 
 /// The system allocator, counting live and peak heap bytes.
 struct PeakAlloc;
@@ -82,23 +83,6 @@ fn peak_heap_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
     (out, PEAK.load(Ordering::Relaxed) - base)
 }
 
-/// A small deterministic generator (SplitMix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 const WORDS: &[&str] = &[
     "let", "mut", "fn", "self", "value", "return", "match", "impl", "struct", "pub", "use",
     "crate", "for", "in", "if", "else", "while", "loop", "break", "=>", "{", "}", "(x)", "+=",
@@ -108,15 +92,15 @@ const WORDS: &[&str] = &[
 /// `lines` source-like lines: indentation, a few words, one line in 16 with
 /// trailing blanks, one in 64 with a CRLF ending.
 fn source_text(lines: usize, seed: u64) -> Vec<u8> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut out = Vec::with_capacity(lines * 40);
     for _ in 0..lines {
-        out.extend(std::iter::repeat_n(b' ', 4 * rng.below(4) as usize));
+        out.extend(std::iter::repeat_n(b' ', 4 * rng.below(4)));
         for i in 0..1 + rng.below(7) {
             if i > 0 {
                 out.push(b' ');
             }
-            out.extend_from_slice(WORDS[rng.below(WORDS.len() as u64) as usize].as_bytes());
+            out.extend_from_slice(WORDS[rng.below(WORDS.len())].as_bytes());
         }
         if rng.below(16) == 0 {
             out.extend_from_slice(b"  \t");

@@ -14,7 +14,6 @@
 //! * [`shape`]: a reply reduced to headers, rows, gaps and numbers, so
 //!   replies with different prose can be compared.
 //! * [`corpus`]: real source files and crafted edge files.
-//! * [`rng`]: a seeded generator for reproducible cases.
 //!
 //! Running the suites:
 //!
@@ -29,7 +28,6 @@ pub mod corpus;
 pub mod locate;
 pub mod omp;
 pub mod rho;
-pub mod rng;
 pub mod shape;
 
 pub use locate::Missing;

@@ -46,7 +46,7 @@ use hashedit_core::block::{BlockResolution, BlockResolver as _};
 use hashedit_peers::corpus::{self, CorpusFile};
 use hashedit_peers::locate;
 use hashedit_peers::omp::{OmpError, Peer};
-use hashedit_peers::rng::Rng;
+use hashedit_rng::Rng;
 use hashedit_tools::ErrorKind;
 
 /// Every difference from oh-my-pi we make on purpose, with its reason.

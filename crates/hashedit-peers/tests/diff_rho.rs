@@ -31,8 +31,8 @@ use common::{Class, Intended, Ours, Reply, Tally, get_file, put_file, show_bytes
 use hashedit_core::TagScheme;
 use hashedit_peers::corpus::{self, CorpusFile};
 use hashedit_peers::rho::{FailureKind, Rho};
-use hashedit_peers::rng::Rng;
 use hashedit_peers::shape::{Item, Shape};
+use hashedit_rng::Rng;
 
 const BOM: &str = "\u{FEFF}";
 

@@ -5,20 +5,22 @@
 //!   descriptor of the workspace root, never following a symlink that
 //!   appeared after resolution, never blocking on a FIFO and never opening a
 //!   device, socket or directory (they are refused from their `lstat`).
-//! * [`read_bounded`] reads at most a given number of bytes.
+//! * `read_bounded` reads at most a given number of bytes.
+//! * `TreeReader` reads many files below one root in a row (grep's files,
+//!   just listed by its walk) with the same confined, non-blocking open,
+//!   keeping the descriptors and the buffer from file to file.
 //! * [`lock_existing`] and [`lock_all`] take the per-file exclusive lock
 //!   every hashedit writer (any thread, any process) holds while it re-reads
 //!   and rewrites a file, and read the bytes under that lock.
 //! * [`replace`] installs new bytes atomically (temp file in the same
 //!   directory, fsync, rename, fsync of the directory) keeping mode, owner,
 //!   symlinks and hard links; [`create_new`] creates a file without ever
-//!   clobbering one that appeared concurrently; [`commit_all`] is the
-//!   all-or-nothing multi-file commit with rollback.
-//! * [`commit_changes`] is the same transaction extended with file
-//!   operations: each locked file is kept, rewritten, deleted (`REM`) or
-//!   moved to a new path (`MV DEST`), all or nothing; its docs describe the
-//!   reversible deletion through `.hashedit-<random>.bak` backups, the
-//!   policy for read-only files and symlinks, and what a crash can leave.
+//!   clobbering one that appeared concurrently.
+//! * [`commit_changes`] is the all-or-nothing multi-file transaction with
+//!   rollback: each locked file is kept, rewritten, deleted (`REM`) or
+//!   moved to a new path (`MV DEST`); its docs describe the reversible
+//!   deletion through `.hashedit-<random>.bak` backups, the policy for
+//!   read-only files and symlinks, and what a crash can leave.
 //!
 //! Every path below the root is reached from a directory descriptor without
 //! following symlinks (`openat2` with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS`
@@ -29,107 +31,37 @@
 //!
 //! [`ErrorKind::Conflict`]: crate::error::ErrorKind::Conflict
 
-mod commit;
+/// A fault-injection seam: `fault!(Step, display)` is an `io::Result<()>`,
+/// always `Ok(())` outside tests; in tests it is whatever the current
+/// thread's hook (module `fault`) answers for step `fault::Point::Step` of
+/// the file `display`. The seam compiles the same way in both builds, so
+/// the code around it never differs between them.
+macro_rules! fault {
+    ($point:ident, $display:expr) => {{
+        #[cfg(test)]
+        let result = $crate::fsio::fault::inject($crate::fsio::fault::Point::$point, $display);
+        #[cfg(not(test))]
+        let result: ::std::io::Result<()> = {
+            let _: &str = $display;
+            Ok(())
+        };
+        result
+    }};
+}
+
+#[cfg(test)]
+pub(crate) mod fault;
 mod lock;
 mod open;
 #[cfg(test)]
 mod test_support;
 mod transaction;
+mod tree;
 mod write;
 
-pub use commit::commit_all;
-pub use lock::{
-    FileMeta, LOCK_BACKOFF_MAX, LOCK_BACKOFF_START, LOCK_WAIT, LockedFile, lock_all, lock_existing,
-};
-pub use open::{not_regular_file_error, open_regular, read_bounded};
-pub use transaction::{Change, CommitReport, Committed, commit_changes};
+pub use lock::{LockedFile, lock_all, lock_existing};
+pub(crate) use open::Special;
+pub use open::{not_regular_file_error, open_regular};
+pub use transaction::{Change, commit_changes};
+pub(crate) use tree::{TreeReader, Unread};
 pub use write::{create_new, is_temp_leftover, replace};
-
-/// Test-only fault injection: makes a chosen step of a write fail so that
-/// rollback and clean-up paths can be tested without relying on
-/// permissions (tests run as root).
-#[cfg(test)]
-pub(crate) mod fault {
-    use std::cell::RefCell;
-    use std::io;
-
-    /// The steps at which a failure can be injected.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-    pub(crate) enum Point {
-        /// [`super::replace`], single link: the temp file is complete,
-        /// before the rename.
-        BeforeRename,
-        /// [`super::replace`], single link: after the rename, in place of
-        /// the directory fsync (the new bytes are already visible).
-        AfterRename,
-        /// [`super::replace`], hard-linked: after the new bytes were written
-        /// over the start of the file, before it is truncated and synced.
-        InPlaceWritten,
-        /// [`super::replace`], hard-linked: while restoring the original
-        /// bytes after an in-place failure.
-        InPlaceRestore,
-        /// [`super::create_new`], and a move's destination in
-        /// [`super::commit_changes`]: the temp file is complete, before it
-        /// is installed (display: the new file's path).
-        BeforeInstall,
-        /// [`super::commit_changes`], move: the destination is installed
-        /// and its directory synced, before the source is backed up
-        /// (display: the source).
-        MoveInstalled,
-        /// [`super::commit_changes`], delete or move: before the source is
-        /// renamed to its backup name (display: the source).
-        BeforeBackup,
-        /// [`super::commit_changes`], delete or move: after the rename to
-        /// the backup name, in place of the directory fsync (the file is
-        /// already gone from its path; display: the source).
-        AfterBackup,
-        /// [`super::commit_changes`], rollback: before a backup is renamed
-        /// back to the file's name (display: the source).
-        RestoreBackup,
-        /// [`super::commit_changes`], rollback: before a move's new file
-        /// is removed (display: the destination).
-        RemoveDest,
-        /// [`super::commit_changes`], after success: before a backup is
-        /// unlinked (display: the source).
-        DiscardBackup,
-    }
-
-    type Hook = Box<dyn FnMut(Point, &str) -> Option<io::Error>>;
-
-    thread_local! {
-        static HOOK: RefCell<Option<Hook>> = const { RefCell::new(None) };
-    }
-
-    /// Installs `hook` for the current thread: it sees each step and the
-    /// file's display path, and returns an error to make that step fail.
-    pub(crate) fn set(hook: impl FnMut(Point, &str) -> Option<io::Error> + 'static) {
-        HOOK.with(|slot| *slot.borrow_mut() = Some(Box::new(hook)));
-    }
-
-    /// Removes the current thread's hook.
-    pub(crate) fn clear() {
-        HOOK.with(|slot| *slot.borrow_mut() = None);
-    }
-
-    /// Consults the hook (used by [`super::inject`]).
-    pub(crate) fn check(point: Point, display: &str) -> Option<io::Error> {
-        HOOK.with(|slot| {
-            slot.borrow_mut()
-                .as_mut()
-                .and_then(|hook| hook(point, display))
-        })
-    }
-
-    /// An error to inject.
-    pub(crate) fn injected() -> io::Error {
-        io::Error::other("injected failure")
-    }
-
-    /// Fails with the injected error when the hook asks for it at `point`.
-    pub(crate) fn inject(point: Point, display: &str) -> io::Result<()> {
-        match check(point, display) {
-            Some(error) => Err(error),
-            None => Ok(()),
-        }
-    }
-}

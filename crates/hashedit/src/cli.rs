@@ -9,11 +9,12 @@ use hashedit_core::TagScheme;
 use hashedit_tools::args::{
     EditArgs, GlobArgs, GrepArgs, ListDirArgs, OutputMode, ReadFileArgs, WriteArgs,
 };
-use hashedit_tools::registry::DiskRegistry;
 use hashedit_tools::tools::EditMode;
 use hashedit_tools::workspace::Workspace;
 use hashedit_tools::{ErrorKind, Outcome, Session, ToolContext, ToolError, ToolResult, tools};
 use serde_json::json;
+
+use crate::registry::Registry;
 
 /// Exit status for a tool error (the tool ran and refused).
 const EXIT_TOOL_ERROR: u8 = 1;
@@ -272,20 +273,24 @@ fn execute(cli: Cli) -> Result<ToolResult<(Outcome, Printed)>, String> {
     let ws = workspace(&cli)?;
     let blocks = hashedit_blocks::TreeSitterBlocks::new();
     // Fingerprints served by earlier calls, so a 16-bit tag collision is
-    // caught across processes (product.md §3 item 5).
+    // caught across processes (product.md §3 item 5). Only edit consults
+    // them (its tag check); the other commands only add what they serve.
     let session = Session::new();
-    let registry = DiskRegistry::default_location();
-    if let Some(registry) = &registry {
-        registry.load_into(&session);
-    }
-    let loaded = session.generation();
+    let registry = Registry::from_env();
+    let loaded = match &registry {
+        Some(registry) if matches!(cli.command, Command::Edit { .. }) => {
+            registry.load_into(&session)
+        }
+        _ => Vec::new(),
+    };
+    let generation = session.generation();
     let cx = ToolContext::new(&ws)
         .with_blocks(&blocks)
         .with_session(&session);
     let result = run_tool(&cx, cli.command)?;
     if let Some(registry) = &registry
-        && session.generation() != loaded
-        && let Err(error) = registry.save_from(&session)
+        && session.generation() != generation
+        && let Err(error) = registry.save(&session, &loaded)
     {
         // Tester report: an unusable registry was ignored without a word,
         // which silently weakens the cross-call collision check.
@@ -374,47 +379,56 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             input,
             dry_run,
             force,
-        } => {
-            let document = match input {
-                Some(file) => {
-                    let source = file.display().to_string();
-                    let opened = std::fs::File::open(&file)
-                        .map_err(|e| format!("cannot read {source}: {e}"))?;
-                    read_bounded_text(opened, &source, "edit")?
-                }
-                None => read_stdin_text("edit")?,
-            };
-            let document = match document {
-                Ok(document) => document,
-                Err(error) => return Ok(Err(error)),
-            };
-            let mode = if dry_run {
-                EditMode::DryRun
-            } else {
-                EditMode::Apply
-            };
-            tools::edit(
-                cx,
-                &EditArgs {
-                    input: document,
-                    force: Some(force),
-                },
-                mode,
-            )
-            .map(|mut o| {
-                if !dry_run {
-                    warn_dropped_registers(&mut o);
-                }
-                let printed = if dry_run {
-                    Printed::Diff
-                } else {
-                    Printed::Plain
-                };
-                (o, printed)
-            })
-        }
+        } => run_edit(cx, input, dry_run, force)?,
         Command::Mcp { .. } => unreachable!("run() serves `mcp` before executing tools"),
     })
+}
+
+/// Runs `edit` on the document from `input` (a file) or stdin. The outer
+/// `Err` is a usage problem.
+fn run_edit(
+    cx: &ToolContext,
+    input: Option<PathBuf>,
+    dry_run: bool,
+    force: bool,
+) -> Result<ToolResult<(Outcome, Printed)>, String> {
+    let document = match input {
+        Some(file) => {
+            let source = file.display().to_string();
+            let opened =
+                std::fs::File::open(&file).map_err(|e| format!("cannot read {source}: {e}"))?;
+            read_bounded_text(opened, &source, "edit")?
+        }
+        None => read_stdin_text("edit")?,
+    };
+    let document = match document {
+        Ok(document) => document,
+        Err(error) => return Ok(Err(error)),
+    };
+    let mode = if dry_run {
+        EditMode::DryRun
+    } else {
+        EditMode::Apply
+    };
+    Ok(tools::edit(
+        cx,
+        &EditArgs {
+            input: document,
+            force: Some(force),
+        },
+        mode,
+    )
+    .map(|mut o| {
+        if !dry_run {
+            warn_dropped_registers(&mut o);
+        }
+        let printed = if dry_run {
+            Printed::Diff
+        } else {
+            Printed::Plain
+        };
+        (o, printed)
+    }))
 }
 
 /// Named registers live for an MCP session, but a CLI call is its own
@@ -569,20 +583,4 @@ fn colorize_diff(diff: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn diff_colours() {
-        assert_eq!(
-            colorize_diff("--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n c\n"),
-            "\x1b[1m--- a/f\x1b[0m\n\x1b[1m+++ b/f\x1b[0m\n\x1b[36m@@ -1 +1 @@\x1b[0m\n\x1b[31m-a\x1b[0m\n\x1b[32m+b\x1b[0m\n c\n"
-        );
-    }
-
-    #[test]
-    fn cli_definition_is_valid() {
-        use clap::CommandFactory;
-        Cli::command().debug_assert();
-    }
-}
+mod tests;

@@ -6,6 +6,7 @@
 //! tool error (stale tag, parse error, …), 2 usage error.
 
 mod cli;
+mod registry;
 
 fn main() -> std::process::ExitCode {
     cli::run()

@@ -322,6 +322,32 @@ fn b05_collision_is_caught_across_cli_calls() {
 }
 
 #[test]
+fn registry_calls_append_to_the_log_without_rewriting_it() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = workspace(&[("f.txt", "alpha\nbeta\n"), ("g.txt", "g\n")]);
+    let cache = tempfile::tempdir().unwrap();
+    let registry = cache.path().join("hashedit/snapshots.v2");
+    let run = |args: &[&str]| hashedit_with_registry(dir.path(), args, None, &registry);
+    run(&["read", "f.txt"]);
+    let inode = fs::metadata(&registry).unwrap().ino();
+    let lines = || fs::read_to_string(&registry).unwrap().lines().count();
+    assert_eq!(lines(), 2);
+    // Each call that serves a snapshot adds its line to the same file.
+    run(&["read", "f.txt"]);
+    run(&["grep", "g"]);
+    assert_eq!(lines(), 4);
+    // glob and ls serve no snapshot: nothing is written.
+    run(&["glob", "*.txt"]);
+    run(&["ls"]);
+    assert_eq!(lines(), 4);
+    assert_eq!(fs::metadata(&registry).unwrap().ino(), inode);
+    assert_eq!(
+        fs::read_to_string(&registry).unwrap().lines().next(),
+        Some("hashedit-registry v2")
+    );
+}
+
+#[test]
 fn endless_input_is_refused_in_bounded_memory() {
     // Issue 5: stdin and --input were read whole, so `write < /dev/zero`
     // or `edit --input /dev/zero` grew until the machine ran out of memory.

@@ -3,6 +3,8 @@
 //! cases about rows without `+`.
 
 use super::*;
+use crate::document::{FinalNewline, LineRange, Register};
+use crate::tag::SnapshotTag;
 
 fn ops(doc: &str) -> Vec<OpKind> {
     parse(doc)

@@ -62,18 +62,8 @@ pub fn read_bounded(file: &mut File, display: &str, max_bytes: u64) -> ToolResul
     file.rewind()
         .map_err(|error| ToolError::io("read", display, &error))?;
     let mut bytes = Vec::new();
-    let capacity = usize::try_from(size).unwrap_or(usize::MAX);
-    bytes.try_reserve_exact(capacity).map_err(|_| {
-        ToolError::new(
-            ErrorKind::Io,
-            format!("cannot read {display}: not enough memory for {size} bytes"),
-        )
-    })?;
-    let limit = max_bytes.saturating_add(1);
-    Read::by_ref(file)
-        .take(limit)
-        .read_to_end(&mut bytes)
-        .map_err(|error| ToolError::io("read", display, &error))?;
+    read_into(file, size, max_bytes.saturating_add(1), &mut bytes)
+        .map_err(|failure| failure.error(display))?;
     let read = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
     if read > max_bytes {
         return Err(too_large(
@@ -83,6 +73,56 @@ pub fn read_bounded(file: &mut File, display: &str, max_bytes: u64) -> ToolResul
         ));
     }
     Ok(bytes)
+}
+
+/// Why [`read_into`] left its buffer unfilled.
+#[derive(Debug)]
+pub(super) enum ReadFailure {
+    /// The buffer could not grow to the file's size.
+    NoMemory {
+        /// The size that was asked for, in bytes.
+        size: u64,
+    },
+    /// The read itself failed.
+    Io(io::Error),
+}
+
+impl ReadFailure {
+    /// The tool error for `display`.
+    pub(super) fn error(self, display: &str) -> ToolError {
+        match self {
+            ReadFailure::NoMemory { size } => ToolError::new(
+                ErrorKind::Io,
+                format!("cannot read {display}: not enough memory for {size} bytes"),
+            ),
+            ReadFailure::Io(error) => ToolError::io("read", display, &error),
+        }
+    }
+}
+
+/// Reads at most `limit` bytes of `file`, from its current position, into
+/// `buffer` (cleared first, its capacity reused), reserving room for
+/// `size` bytes (the size `fstat` gave) up front.
+///
+/// A `limit` of `size` reads the file as `fstat` described it, in one
+/// `read` call; one byte more also tells a file that grew meanwhile, at
+/// the cost of a second call.
+pub(super) fn read_into(
+    file: &mut File,
+    size: u64,
+    limit: u64,
+    buffer: &mut Vec<u8>,
+) -> Result<(), ReadFailure> {
+    buffer.clear();
+    let capacity = usize::try_from(size).unwrap_or(usize::MAX);
+    buffer
+        .try_reserve_exact(capacity)
+        .map_err(|_| ReadFailure::NoMemory { size })?;
+    Read::by_ref(file)
+        .take(limit)
+        .read_to_end(buffer)
+        .map_err(ReadFailure::Io)?;
+    Ok(())
 }
 
 fn too_large(display: &str, size: &str, max_bytes: u64) -> ToolError {
@@ -125,13 +165,20 @@ pub fn not_regular_file_error(display: &str, file_type: std::fs::FileType) -> Op
 
 /// What a non-regular file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Special {
+pub(crate) enum Special {
+    /// A directory.
     Directory,
+    /// A FIFO (named pipe).
     Fifo,
+    /// A Unix domain socket.
     Socket,
+    /// A character device.
     CharDevice,
+    /// A block device.
     BlockDevice,
+    /// A symbolic link.
     Symlink,
+    /// Any other type.
     Unknown,
 }
 
@@ -278,11 +325,28 @@ pub(super) fn open_parent_with(
     if parent.as_os_str().is_empty() {
         return Ok(root_fd);
     }
+    if create {
+        walk_dirs(root_fd, parent, display, true)
+    } else {
+        open_dir_below(root_fd.as_fd(), parent, display)
+    }
+}
+
+/// Opens the directory `parent` (relative to `root_fd`, canonical: plain
+/// names only, not empty) without following symlinks: one `openat2` where
+/// the kernel has it, else the component-by-component walk.
+pub(super) fn open_dir_below(
+    root_fd: BorrowedFd<'_>,
+    parent: &Path,
+    display: &str,
+) -> ToolResult<OwnedFd> {
     #[cfg(any(target_os = "linux", target_os = "android"))]
-    if !create && let Some(result) = openat2_beneath(root_fd.as_fd(), parent, display) {
+    if let Some(result) = openat2_beneath(root_fd, parent, display) {
         return result;
     }
-    walk_dirs(root_fd, parent, display, create)
+    let start = rustix::io::fcntl_dupfd_cloexec(root_fd, 0)
+        .map_err(|errno| map_errno("open", display, errno))?;
+    walk_dirs(start, parent, display, false)
 }
 
 /// [`open_parent_with`] without creating anything.
@@ -433,33 +497,70 @@ pub(super) fn open_in_dir(
     name: &OsStr,
     display: &str,
 ) -> ToolResult<(File, Stat)> {
-    let before = rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW)
+    let (file, stat) = open_at(dir, name).map_err(|refused| refused.error("open", display))?;
+    // O_NONBLOCK only guarded the open; reads of a regular file should
+    // behave normally (no EAGAIN under leases).
+    let flags =
+        rustix::fs::fcntl_getfl(&file).map_err(|errno| map_errno("open", display, errno))?;
+    rustix::fs::fcntl_setfl(&file, flags - OFlags::NONBLOCK)
         .map_err(|errno| map_errno("open", display, errno))?;
-    match Special::of_mode(before.st_mode as _) {
-        None => {}
-        Some(Special::Symlink) => return Err(changed(display)),
-        Some(special) => return Err(special.error(display)),
+    Ok((file, stat))
+}
+
+/// Why [`open_at`] opened nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Refused {
+    /// `lstat`, `open` or `fstat` failed with this errno.
+    Os(Errno),
+    /// The name holds no regular file: seen by `lstat` before opening (a
+    /// symlink among them), or by `fstat` after a swap.
+    NotRegular(Special),
+}
+
+impl Refused {
+    /// The tool error for `display` (a symlink is a path that changed
+    /// after it was resolved).
+    pub(super) fn error(self, action: &str, display: &str) -> ToolError {
+        match self {
+            Refused::Os(errno) => map_errno(action, display, errno),
+            Refused::NotRegular(Special::Symlink) => changed(display),
+            Refused::NotRegular(special) => special.error(display),
+        }
     }
+}
+
+/// The open behind [`open_in_dir`], without messages: `lstat`, then
+/// [`open_listed`].
+pub(super) fn open_at(dir: BorrowedFd<'_>, name: &OsStr) -> Result<(File, Stat), Refused> {
+    let before = rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW).map_err(Refused::Os)?;
+    if let Some(special) = Special::of_mode(before.st_mode as _) {
+        return Err(Refused::NotRegular(special));
+    }
+    open_listed(dir, name)
+}
+
+/// Opens `name` in `dir`, which a `lstat` or a directory listing has just
+/// shown to be a regular file: a non-blocking `open` that follows no
+/// symlink and takes no controlling terminal (so a FIFO swapped in since
+/// cannot block it), then `fstat`, which refuses whatever is not a regular
+/// file before a byte is read. The descriptor keeps `O_NONBLOCK`, which
+/// reads of a regular file ignore.
+pub(super) fn open_listed(dir: BorrowedFd<'_>, name: &OsStr) -> Result<(File, Stat), Refused> {
     let fd = rustix::fs::openat(
         dir,
         name,
         OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOFOLLOW | OFlags::NOCTTY | OFlags::CLOEXEC,
         Mode::empty(),
     )
-    .map_err(|errno| map_errno("open", display, errno))?;
-    let stat = rustix::fs::fstat(&fd).map_err(|errno| map_errno("open", display, errno))?;
+    .map_err(Refused::Os)?;
+    let stat = rustix::fs::fstat(&fd).map_err(Refused::Os)?;
     // Authoritative check on what was actually opened. A different inode
-    // than `before` is fine when it is a regular file: another writer
-    // renamed a new version into place between the two calls, and the
-    // pinned directory plus O_NOFOLLOW guarantee it is what the name held.
+    // than the one listed is fine when it is a regular file: another
+    // writer renamed a new version into place meanwhile, and the pinned
+    // directory plus O_NOFOLLOW guarantee it is what the name held.
     if let Some(special) = Special::of_mode(stat.st_mode as _) {
-        return Err(special.error(display));
+        return Err(Refused::NotRegular(special));
     }
-    // O_NONBLOCK only guarded the open; reads of a regular file should
-    // behave normally (no EAGAIN under leases).
-    let flags = rustix::fs::fcntl_getfl(&fd).map_err(|errno| map_errno("open", display, errno))?;
-    rustix::fs::fcntl_setfl(&fd, flags - OFlags::NONBLOCK)
-        .map_err(|errno| map_errno("open", display, errno))?;
     Ok((File::from(fd), stat))
 }
 
@@ -469,236 +570,4 @@ pub(super) fn same_inode(a: &Stat, b: &Stat) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::fsio::test_support::{empty_workspace, resolve};
-    use std::io::Write;
-    use std::os::unix::fs::{PermissionsExt, symlink};
-    use tempfile::TempDir;
-
-    #[test]
-    fn opens_regular_files_and_reads_them() {
-        let (_dir, ws) = empty_workspace();
-        std::fs::create_dir(ws.root().join("sub")).unwrap();
-        std::fs::write(ws.root().join("sub/a.txt"), b"hello\n").unwrap();
-        let mut file = open_regular(&ws, &resolve(&ws, "sub/a.txt")).unwrap();
-        assert_eq!(read_bounded(&mut file, "sub/a.txt", 6).unwrap(), b"hello\n");
-        // A second read starts again from the beginning.
-        assert_eq!(
-            read_bounded(&mut file, "sub/a.txt", 100).unwrap(),
-            b"hello\n"
-        );
-        std::fs::write(ws.root().join("top.txt"), b"").unwrap();
-        let mut file = open_regular(&ws, &resolve(&ws, "top.txt")).unwrap();
-        assert_eq!(read_bounded(&mut file, "top.txt", 0).unwrap(), b"");
-    }
-
-    #[test]
-    fn read_bounded_refuses_large_files_with_exact_message() {
-        let (_dir, ws) = empty_workspace();
-        std::fs::write(ws.root().join("big.log"), vec![b'x'; 2000]).unwrap();
-        let mut file = open_regular(&ws, &resolve(&ws, "big.log")).unwrap();
-        let error = read_bounded(&mut file, "big.log", 1000).unwrap_err();
-        assert_eq!(error.kind, ErrorKind::TooLarge);
-        assert_eq!(
-            error.message,
-            "big.log is 2000 bytes, over the limit of 1000 bytes for this operation; it cannot be loaded whole"
-        );
-        assert_eq!(
-            read_bounded(&mut file, "big.log", 2000).unwrap().len(),
-            2000
-        );
-    }
-
-    #[test]
-    fn read_bounded_stops_when_the_file_grows() {
-        // procfs reports size 0 for files with content: the size check
-        // passes and the bounded read must catch the overflow.
-        let Ok(mut file) = File::open("/proc/self/status") else {
-            return;
-        };
-        let error = read_bounded(&mut file, "status", 5).unwrap_err();
-        assert_eq!(error.kind, ErrorKind::TooLarge);
-        assert_eq!(
-            error.message,
-            "status is more than 5 bytes (it grew while being read), over the limit of 5 bytes for this operation; it cannot be loaded whole"
-        );
-    }
-
-    #[test]
-    fn read_bounded_checks_the_size_first() {
-        let (_dir, ws) = empty_workspace();
-        let path = ws.root().join("grow.log");
-        std::fs::write(&path, b"12345").unwrap();
-        let mut file = open_regular(&ws, &resolve(&ws, "grow.log")).unwrap();
-        let mut writer = std::fs::OpenOptions::new()
-            .append(true)
-            .open(&path)
-            .unwrap();
-        writer.write_all(&[b'y'; 10]).unwrap();
-        let error = read_bounded(&mut file, "grow.log", 5).unwrap_err();
-        assert_eq!(error.kind, ErrorKind::TooLarge);
-        assert!(
-            error.message.starts_with("grow.log is 15 bytes"),
-            "{}",
-            error.message
-        );
-    }
-
-    #[test]
-    fn directories_are_refused() {
-        let (_dir, ws) = empty_workspace();
-        std::fs::create_dir(ws.root().join("src")).unwrap();
-        let error = open_regular(&ws, &resolve(&ws, "src")).unwrap_err();
-        assert_eq!(error.kind, ErrorKind::NotARegularFile);
-        assert_eq!(
-            error.message,
-            "src is a directory; use list_dir to see its entries"
-        );
-        let error = open_regular(&ws, &resolve(&ws, ".")).unwrap_err();
-        assert_eq!(error.kind, ErrorKind::NotARegularFile);
-        assert_eq!(
-            error.message,
-            ". is a directory; use list_dir to see its entries"
-        );
-    }
-
-    #[test]
-    #[cfg(not(target_vendor = "apple"))]
-    fn fifos_are_refused_without_blocking() {
-        let (_dir, ws) = empty_workspace();
-        let root = open_root(ws.root(), ".").unwrap();
-        rustix::fs::mkfifoat(&root, "pipe", Mode::from_raw_mode(0o644)).unwrap();
-        let error = open_regular(&ws, &resolve(&ws, "pipe")).unwrap_err();
-        assert_eq!(error.kind, ErrorKind::NotARegularFile);
-        assert_eq!(
-            error.message,
-            "pipe is a FIFO (named pipe), not a regular file; only regular files can be read or edited"
-        );
-        // Even past the lstat check (a FIFO swapped in after it), the
-        // non-blocking open returns at once and fstat refuses it.
-        let fd = rustix::fs::openat(
-            &root,
-            "pipe",
-            OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOFOLLOW | OFlags::CLOEXEC,
-            Mode::empty(),
-        )
-        .unwrap();
-        let stat = rustix::fs::fstat(&fd).unwrap();
-        assert_eq!(Special::of_mode(stat.st_mode as _), Some(Special::Fifo));
-    }
-
-    #[test]
-    fn sockets_are_refused() {
-        let (_dir, ws) = empty_workspace();
-        let _listener = std::os::unix::net::UnixListener::bind(ws.root().join("sock")).unwrap();
-        let error = open_regular(&ws, &resolve(&ws, "sock")).unwrap_err();
-        assert_eq!(error.kind, ErrorKind::NotARegularFile);
-        assert_eq!(
-            error.message,
-            "sock is a socket, not a regular file; only regular files can be read or edited"
-        );
-    }
-
-    #[test]
-    fn devices_are_refused() {
-        let (_dir, ws) = empty_workspace();
-        #[cfg(any(target_os = "linux", target_os = "android"))]
-        {
-            let root = open_root(ws.root(), ".").unwrap();
-            let null = rustix::fs::makedev(1, 3);
-            let made = rustix::fs::mknodat(
-                &root,
-                "null",
-                FileType::CharacterDevice,
-                Mode::from_raw_mode(0o666),
-                null,
-            );
-            if made.is_ok() {
-                let error = open_regular(&ws, &resolve(&ws, "null")).unwrap_err();
-                assert_eq!(error.kind, ErrorKind::NotARegularFile);
-                assert_eq!(
-                    error.message,
-                    "null is a character device, not a regular file; only regular files can be read or edited"
-                );
-            }
-        }
-        // The classification itself, for systems that cannot make nodes.
-        let dev_null = std::fs::metadata("/dev/null").unwrap().file_type();
-        let error = not_regular_file_error("null", dev_null).unwrap();
-        assert_eq!(error.kind, ErrorKind::NotARegularFile);
-        assert!(error.message.starts_with("null is a character device"));
-        assert_eq!(Special::of_mode(0o060_644), Some(Special::BlockDevice));
-        assert_eq!(Special::of_mode(0o100_644), None);
-        let regular = std::fs::metadata(ws.root().join(".")).unwrap().file_type();
-        assert!(not_regular_file_error(".", regular).is_some());
-    }
-
-    #[test]
-    fn a_symlink_swapped_in_after_resolution_is_a_conflict() {
-        let (dir, ws) = empty_workspace();
-        let outside = TempDir::new().unwrap();
-        std::fs::write(outside.path().join("secret"), b"secret\n").unwrap();
-        std::fs::create_dir(ws.root().join("sub")).unwrap();
-        std::fs::write(ws.root().join("sub/a.txt"), b"a\n").unwrap();
-        std::fs::write(ws.root().join("b.txt"), b"b\n").unwrap();
-        let a = resolve(&ws, "sub/a.txt");
-        let b = resolve(&ws, "b.txt");
-        // Directory replaced by a symlink to outside.
-        std::fs::rename(ws.root().join("sub"), dir.path().join("sub-moved")).unwrap();
-        symlink(outside.path(), ws.root().join("sub")).unwrap();
-        std::fs::write(outside.path().join("a.txt"), b"outside\n").unwrap();
-        let error = open_regular(&ws, &a).unwrap_err();
-        assert_eq!(error.kind, ErrorKind::Conflict, "{}", error.message);
-        // The same through the portable walk.
-        let root = open_root(ws.root(), "x").unwrap();
-        let error = walk_dirs(root, Path::new("sub"), "sub/a.txt", false).unwrap_err();
-        assert_eq!(error.kind, ErrorKind::Conflict);
-        // File replaced by a symlink.
-        std::fs::remove_file(ws.root().join("b.txt")).unwrap();
-        symlink(outside.path().join("secret"), ws.root().join("b.txt")).unwrap();
-        let error = open_regular(&ws, &b).unwrap_err();
-        assert_eq!(error.kind, ErrorKind::Conflict);
-    }
-
-    #[test]
-    fn the_portable_walk_opens_and_creates_directories() {
-        let (_dir, ws) = empty_workspace();
-        std::fs::create_dir_all(ws.root().join("a/b")).unwrap();
-        let root = open_root(ws.root(), "x").unwrap();
-        let fd = walk_dirs(root, Path::new("a/b"), "a/b/x", false).unwrap();
-        assert!(
-            FileType::from_raw_mode(rustix::fs::fstat(&fd).unwrap().st_mode) == FileType::Directory
-        );
-        let root = open_root(ws.root(), "x").unwrap();
-        let error = walk_dirs(root, Path::new("a/c"), "a/c/x", false).unwrap_err();
-        assert_eq!(error.kind, ErrorKind::NotFound);
-        let root = open_root(ws.root(), "x").unwrap();
-        walk_dirs(root, Path::new("a/c/d"), "a/c/d/x", true).unwrap();
-        assert!(ws.root().join("a/c/d").is_dir());
-    }
-
-    #[test]
-    fn vanished_files_are_not_found() {
-        let (_dir, ws) = empty_workspace();
-        std::fs::write(ws.root().join("f.txt"), b"a\n").unwrap();
-        let path = resolve(&ws, "f.txt");
-        std::fs::remove_file(ws.root().join("f.txt")).unwrap();
-        let error = open_regular(&ws, &path).unwrap_err();
-        assert_eq!(error.kind, ErrorKind::NotFound);
-    }
-
-    #[test]
-    fn unreadable_files_are_opened_by_root_only() {
-        let (_dir, ws) = empty_workspace();
-        let path = ws.root().join("secret.txt");
-        std::fs::write(&path, b"s").unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000)).unwrap();
-        let result = open_regular(&ws, &resolve(&ws, "secret.txt"));
-        if rustix::process::geteuid().is_root() {
-            assert!(result.is_ok());
-        } else {
-            assert_eq!(result.unwrap_err().kind, ErrorKind::PermissionDenied);
-        }
-    }
-}
+mod tests;

@@ -16,7 +16,7 @@ use crate::context::ToolContext;
 use crate::error::{ErrorKind, ToolError, ToolResult};
 use crate::fsio;
 use crate::outcome::Outcome;
-use crate::workspace::Resolve;
+use crate::workspace::{Resolve, ResolvedPath, Workspace};
 
 /// Largest file `write` replaces or creates (bytes): the edit cap.
 pub const WRITE_MAX_BYTES: u64 = super::EDIT_MAX_BYTES;
@@ -62,64 +62,13 @@ pub fn looks_like_read_output(content: &str) -> bool {
 /// `Conflict`, `LockTimeout`, `Io`.
 pub fn write(cx: &ToolContext, args: &WriteArgs) -> ToolResult<Outcome> {
     let ws = cx.ws;
-    let expected_tag = match &args.tag {
-        None => None,
-        Some(tag) => Some(SnapshotTag::parse(tag.trim()).ok_or_else(|| {
-            ToolError::new(
-                ErrorKind::InvalidArguments,
-                format!("tag '{tag}' is not a snapshot tag (4 hex digits, e.g. 1A2B)"),
-            )
-        })?),
-    };
+    let expected_tag = expected_tag(args.tag.as_deref())?;
     let resolved = ws.resolve(&args.path, Resolve::MayCreate)?;
     let display = resolved.display.clone();
-    if looks_like_read_output(&args.content) {
-        return Err(ToolError::new(
-            ErrorKind::LooksLikeReadOutput,
-            format!(
-                "the content for {display} starts with a [path#TAG] header and numbered rows, like \
-                 read output; nothing was written. Send the file's exact text without the header \
-                 and without the N: prefixes"
-            ),
-        ));
-    }
-    if args.content.len() as u64 > WRITE_MAX_BYTES {
-        return Err(ToolError::new(
-            ErrorKind::TooLarge,
-            format!(
-                "the content for {display} is {} bytes, over the {WRITE_MAX_BYTES}-byte limit",
-                args.content.len()
-            ),
-        ));
-    }
+    check_content(&args.content, &display)?;
     let bytes = args.content.as_bytes();
-    let mut notice = None;
-    let created = if resolved.exists {
-        let mut locked = fsio::lock_existing(ws, &resolved, WRITE_MAX_BYTES)?;
-        let live_tag = ws.tag_scheme().tag_of(&locked.original);
-        let live_text = Text::decode(&locked.original);
-        if let Some(expected) = expected_tag
-            && expected != live_tag
-        {
-            let message = match &live_text {
-                Ok(text) => format!(
-                    "{display}: snapshot tag {expected} is stale: the file's tag is now {live_tag} (it \
-                     changed since that snapshot, or the tag was mistyped); nothing was written. Check the live snapshot below, then write again \
-                     with tag {live_tag} if you still mean to replace it:\n{}",
-                    chain_snapshot(&display, live_tag, text, &[])
-                ),
-                Err(_) => format!(
-                    "{display}: snapshot tag {expected} is stale (the file is not UTF-8 text now); \
-                     nothing was written"
-                ),
-            };
-            return Err(ToolError::new(ErrorKind::StaleTag, message));
-        }
-        if live_text.is_err() {
-            notice = Some("the previous content was not UTF-8 text; it was replaced whole");
-        }
-        fsio::replace(&mut locked, bytes)?;
-        false
+    let (created, notice) = if resolved.exists {
+        (false, replace_existing(ws, &resolved, expected_tag, bytes)?)
     } else {
         if expected_tag.is_some() {
             return Err(ToolError::new(
@@ -132,13 +81,97 @@ pub fn write(cx: &ToolContext, args: &WriteArgs) -> ToolResult<Outcome> {
             ));
         }
         fsio::create_new(ws, &resolved, bytes)?;
-        true
+        (true, None)
     };
     let fingerprint = ws.tag_scheme().fingerprint(bytes);
-    let tag = fingerprint.tag;
     if let Some(session) = cx.session {
         session.record(&resolved.target, fingerprint, Some(bytes));
     }
+    Ok(reply(ws, &display, bytes, fingerprint.tag, created, notice))
+}
+
+/// The `tag` argument, parsed.
+fn expected_tag(tag: Option<&str>) -> ToolResult<Option<SnapshotTag>> {
+    let Some(tag) = tag else {
+        return Ok(None);
+    };
+    SnapshotTag::parse(tag.trim()).map(Some).ok_or_else(|| {
+        ToolError::new(
+            ErrorKind::InvalidArguments,
+            format!("tag '{tag}' is not a snapshot tag (4 hex digits, e.g. 1A2B)"),
+        )
+    })
+}
+
+/// Refuses content that is read output pasted back, or over the limit.
+fn check_content(content: &str, display: &str) -> ToolResult<()> {
+    if looks_like_read_output(content) {
+        return Err(ToolError::new(
+            ErrorKind::LooksLikeReadOutput,
+            format!(
+                "the content for {display} starts with a [path#TAG] header and numbered rows, like \
+                 read output; nothing was written. Send the file's exact text without the header \
+                 and without the N: prefixes"
+            ),
+        ));
+    }
+    if content.len() as u64 > WRITE_MAX_BYTES {
+        return Err(ToolError::new(
+            ErrorKind::TooLarge,
+            format!(
+                "the content for {display} is {} bytes, over the {WRITE_MAX_BYTES}-byte limit",
+                content.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Replaces an existing file under its lock, unless `expected` is given
+/// and the live file's tag differs; returns the notice for the reply.
+fn replace_existing(
+    ws: &Workspace,
+    resolved: &ResolvedPath,
+    expected: Option<SnapshotTag>,
+    bytes: &[u8],
+) -> ToolResult<Option<&'static str>> {
+    let display = &resolved.display;
+    let mut locked = fsio::lock_existing(ws, resolved, WRITE_MAX_BYTES)?;
+    let live_tag = ws.tag_scheme().tag_of(&locked.original);
+    let live_text = Text::decode(&locked.original);
+    if let Some(expected) = expected
+        && expected != live_tag
+    {
+        let message = match &live_text {
+            Ok(text) => format!(
+                "{display}: snapshot tag {expected} is stale: the file's tag is now {live_tag} (it \
+                 changed since that snapshot, or the tag was mistyped); nothing was written. Check the live snapshot below, then write again \
+                 with tag {live_tag} if you still mean to replace it:\n{}",
+                chain_snapshot(display, live_tag, text, &[])
+            ),
+            Err(_) => format!(
+                "{display}: snapshot tag {expected} is stale (the file is not UTF-8 text now); \
+                 nothing was written"
+            ),
+        };
+        return Err(ToolError::new(ErrorKind::StaleTag, message));
+    }
+    let notice = live_text
+        .is_err()
+        .then_some("the previous content was not UTF-8 text; it was replaced whole");
+    fsio::replace(&mut locked, bytes)?;
+    Ok(notice)
+}
+
+/// The reply to a write of `bytes` (tag `tag`) to `display`.
+fn reply(
+    ws: &Workspace,
+    display: &str,
+    bytes: &[u8],
+    tag: SnapshotTag,
+    created: bool,
+    notice: Option<&str>,
+) -> Outcome {
     let verb = if created { "created" } else { "replaced" };
     let mut out = format!("{verb} {display}\n\n");
     if let Some(notice) = notice {
@@ -147,14 +180,14 @@ pub fn write(cx: &ToolContext, args: &WriteArgs) -> ToolResult<Outcome> {
     }
     let text = match Text::decode(bytes) {
         Ok(text) => {
-            let snapshot = chain_snapshot(&display, tag, &text, &[]);
+            let snapshot = chain_snapshot(display, tag, &text, &[]);
             if out.len() + snapshot.len() <= ws.max_output_bytes() {
                 out.push_str(&snapshot);
             } else {
                 // Long lines: keep the header so the write still chains.
                 out.push_str(&format!(
                     "{}\n\n[the snapshot rows do not fit the output budget; read the file to see them]",
-                    hashedit_core::tag::header(&display, tag)
+                    hashedit_core::tag::header(display, tag)
                 ));
             }
             Some(text)
@@ -170,7 +203,7 @@ pub fn write(cx: &ToolContext, args: &WriteArgs) -> ToolResult<Outcome> {
             None
         }
     };
-    Ok(Outcome::new(
+    Outcome::new(
         hashedit_core::truncate::truncate_to_budget(out, ws.max_output_bytes()),
         json!({
             "path": display,
@@ -179,21 +212,8 @@ pub fn write(cx: &ToolContext, args: &WriteArgs) -> ToolResult<Outcome> {
             "bytes": bytes.len(),
             "lines": text.as_ref().map(Text::line_count),
         }),
-    ))
+    )
 }
 
 #[cfg(test)]
-mod tests {
-    use super::looks_like_read_output;
-
-    #[test]
-    fn detects_pasted_read_output() {
-        assert!(looks_like_read_output("[a.md#1A2B]\n1:# Title\n2:text\n"));
-        assert!(looks_like_read_output("[a.md#1a2b]"));
-        assert!(looks_like_read_output("[a.md#1A2B]\n1 | # Title\n"));
-        assert!(!looks_like_read_output("[server]\nport = 1\n"));
-        assert!(!looks_like_read_output("[a#b]\n1:x"));
-        assert!(!looks_like_read_output("[notes#ABCD]\ntext"));
-        assert!(!looks_like_read_output("1:00 lunch\n2:00 meeting\n"));
-    }
-}
+mod tests;

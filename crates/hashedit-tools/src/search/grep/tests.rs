@@ -1,8 +1,14 @@
 //! grep tests: reference-rho.md §11 cases 49–61 in our wording, the
 //! product.md §3 item 7 improvements, and handed cases B08, B19, B21, D08.
 
+use super::scan::Found;
 use super::*;
+use crate::args::OutputMode;
+use crate::error::{ErrorKind, ToolError};
 use crate::search::testutil::{Ws, cancelled_token};
+use crate::search::{MAX_GREP_FILE_BYTES, plural};
+use hashedit_core::text::UTF8_BOM;
+use serde_json::json;
 use std::time::Duration;
 
 fn args(pattern: &str) -> GrepArgs {
@@ -1070,10 +1076,14 @@ fn unreadable_directories_are_not_called_files() {
     // is fed to the collector directly.
     let request = Request::compile(&args("x"), TagScheme::Rho).unwrap();
     let mut collector = Collector::new(&request, ".", ".");
-    let _ = collector.take_item(Err(Skip::UnreadableDir));
-    let _ = collector.take_item(Err(Skip::UnreadableDir));
-    let _ = collector.take_item(Err(Skip::Unreadable));
-    let _ = collector.take_item(Err(unreadable(true)));
+    for skip in [
+        Skip::UnreadableDir,
+        Skip::UnreadableDir,
+        Skip::Unreadable,
+        unreadable(true),
+    ] {
+        let _ = collector.take("", Scan::Skipped(skip));
+    }
     let limits = Limits::start(&SearchOptions::default());
     let answer = Answer {
         collector: &collector,

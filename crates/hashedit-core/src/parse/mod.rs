@@ -1,0 +1,540 @@
+//! The edit document parser.
+//!
+//! Accepts the union of Rho's grammar (reference-rho.md §7) and oh-my-pi's
+//! (reference-omp.md §2): headers `[path#TAG]` split at the last `#`;
+//! `PUT`, `CUT`, `REM`, `MV`; locators `N`, `N.=M` (also `N-M`, `N..M` and
+//! omp's other separators), `N*`, `<N`, `>N`, `>$`, `>N*`; registers
+//! `@name`; `+` body rows; `*** Begin Patch` / `*** End Patch` envelopes.
+//!
+//! Tolerance policy (product.md §4): unambiguous spellings are accepted and
+//! reported as [`Warning`]s; content is never guessed. Rows without `+`,
+//! diff `-` rows, fences, empty `PUT` bodies and truncated ranges are
+//! errors. Every error names the document line, quotes it, says what was
+//! expected and, where one exists without guessing, gives a corrected line
+//! to copy.
+//!
+//! # Layout
+//! This module runs the line-by-line state machine (sections, open `PUT`
+//! bodies, envelopes); `header` reads section headers and cleans their
+//! paths, `op` reads op lines, `locator` the locator grammar, `repair`
+//! detects the usual mistakes and derives the line to copy, and `error`
+//! holds the failure kinds and their wording.
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+
+use crate::document::{Document, Gap, Op, OpKind, Pasted, Section, Target, Warning};
+
+mod error;
+mod header;
+mod locator;
+mod op;
+mod repair;
+
+pub use error::{ForeignShape, LocatorProblem, ParseError, Problem, RowShape};
+
+use error::err;
+use op::{Keyword, lowercase_op_parses, split_keyword};
+use repair::{
+    bare_row_fix, bracketless_header_fix, corrected_op, decorated_header_fix, foreign_shape,
+    foreign_verb_fix, is_view_metadata, missing_verb_fix, numbered_body, outer_fence, row_shape,
+};
+
+/// Parses an edit document.
+///
+/// Errors: the first [`ParseError`] in document order.
+pub fn parse(input: &str) -> Result<Document, ParseError> {
+    Parser::default().run(input)
+}
+
+/// Notes that are reported once per document however often they apply.
+#[derive(Default)]
+struct Once {
+    lowercase_keyword: bool,
+    lowercase_tag: bool,
+    envelope: bool,
+}
+
+#[derive(Default)]
+struct Parser {
+    sections: Vec<Section>,
+    warnings: Vec<Warning>,
+    current: Option<Section>,
+    open: Option<OpenPut>,
+    /// The last op header, while rows right after it would be misplaced
+    /// (a paste or a CUT): (line, kind).
+    last_bodiless: Option<(usize, Bodiless)>,
+    /// For the last colonless gap paste, the same header with a colon (the
+    /// fix when `+` rows follow it).
+    paste_with_colon: Option<String>,
+    once: Once,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bodiless {
+    Cut,
+    Paste,
+    FileOp,
+}
+
+/// A `PUT …:` header whose body rows are being collected.
+struct OpenPut {
+    line: usize,
+    text: String,
+    target: PutTarget,
+    body: Vec<String>,
+    /// Line and text of a blank line seen after the last row.
+    blank_after: Option<(usize, String)>,
+    /// Unified-diff `-old` rows met in the body: (line, text).
+    minus_rows: Vec<(usize, String)>,
+}
+
+#[derive(Clone, Copy)]
+enum PutTarget {
+    Replace(Target),
+    Insert(Gap),
+}
+
+/// Envelope marker lines (also bracketed, `[*** Begin Patch]`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Marker {
+    Begin,
+    End,
+    Abort,
+}
+
+fn marker(trimmed: &str) -> Option<Marker> {
+    let inner = trimmed
+        .strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .map_or(trimmed, str::trim);
+    match inner {
+        "*** Begin Patch" => Some(Marker::Begin),
+        "*** End Patch" => Some(Marker::End),
+        "*** Abort" => Some(Marker::Abort),
+        _ => None,
+    }
+}
+
+impl Parser {
+    fn warn(&mut self, line: usize, message: impl Into<String>) {
+        self.warnings.push(Warning {
+            line,
+            message: message.into(),
+        });
+    }
+
+    fn run(mut self, input: &str) -> Result<Document, ParseError> {
+        let input = input.strip_prefix('\u{FEFF}').unwrap_or(input);
+        // A Markdown fence around the whole document is never content (a
+        // body row that is a fence is written `+```), so the fence lines
+        // are read as blank lines: every other line keeps its number.
+        let fence = outer_fence(input);
+        if let Some((open, close)) = fence {
+            self.warn(
+                open,
+                format!(
+                    "read the document without the Markdown code fence around it (lines {open} and \
+                     {close}); send it as plain text, starting with its header"
+                ),
+            );
+        }
+        let mut lines = input.lines().enumerate().map(|(index, raw)| {
+            let fenced = fence.is_some_and(|(open, close)| index + 1 == open || index + 1 == close);
+            (index, if fenced { "" } else { raw })
+        });
+        while let Some((index, raw)) = lines.next() {
+            // `lines` keeps a lone CR at the very end; rows never end in one.
+            let raw = raw.strip_suffix('\r').unwrap_or(raw);
+            let number = index + 1;
+            if !raw.starts_with('+')
+                && let Some(m) = marker(raw.trim())
+            {
+                match m {
+                    Marker::Begin => {
+                        if !self.once.envelope {
+                            self.once.envelope = true;
+                            self.warn(
+                                number,
+                                "ignored the '*** Begin Patch' envelope line; it is not needed",
+                            );
+                        }
+                        continue;
+                    }
+                    Marker::End => {
+                        let mut rest = lines.filter(|(_, l)| !l.trim().is_empty());
+                        if let Some((next, _)) = rest.next() {
+                            return Err(err(
+                                number,
+                                raw,
+                                Problem::AfterEnvelopeEnd {
+                                    rest: 1 + rest.count(),
+                                    next: next + 1,
+                                },
+                                None,
+                            ));
+                        }
+                        break;
+                    }
+                    Marker::Abort => return Err(err(number, raw, Problem::Aborted, None)),
+                }
+            }
+            self.line(number, raw)?;
+        }
+        self.close_put(None)?;
+        self.close_section()?;
+        if self.sections.is_empty() {
+            return Err(err(0, "", Problem::NoSections, None));
+        }
+        Ok(Document {
+            sections: self.sections,
+            warnings: self.warnings,
+        })
+    }
+
+    fn line(&mut self, number: usize, raw: &str) -> Result<(), ParseError> {
+        if self.body_line(number, raw)? {
+            return Ok(());
+        }
+        let trimmed = raw.trim();
+        if trimmed.is_empty() {
+            return Ok(());
+        }
+        if raw.starts_with('+') {
+            return self.stray_row(number, raw);
+        }
+        if trimmed.starts_with('[') && trimmed.ends_with(']') && !is_view_metadata(trimmed) {
+            return self.open_section(number, raw, trimmed);
+        }
+        if let Some((keyword, rest)) = self.op_keyword(trimmed) {
+            return self.op(number, raw, trimmed, keyword, rest);
+        }
+        self.other_line(number, raw, trimmed)
+    }
+
+    /// Takes a line that belongs to the open `PUT` body (a `+` row, a
+    /// blank line, a diff `-old` row); false when there is none or the
+    /// line ends it.
+    fn body_line(&mut self, number: usize, raw: &str) -> Result<bool, ParseError> {
+        let Some(open) = &mut self.open else {
+            return Ok(false);
+        };
+        if let Some(row) = raw.strip_prefix('+') {
+            if let Some((blank_line, blank_text)) = open.blank_after.take() {
+                return Err(err(
+                    blank_line,
+                    &blank_text,
+                    Problem::BareRow(RowShape::Blank),
+                    Some("+".to_string()),
+                ));
+            }
+            open.body.push(row.to_string());
+            let spelled_op = split_keyword(row.trim()).is_some();
+            if spelled_op {
+                self.warn(
+                    number,
+                    format!(
+                        "the body row '+{row}' spells an op; it is written to the file as text"
+                    ),
+                );
+            }
+            return Ok(true);
+        }
+        if raw.trim().is_empty() {
+            if !open.body.is_empty() && open.blank_after.is_none() {
+                open.blank_after = Some((number, raw.to_string()));
+            }
+            return Ok(true);
+        }
+        // A diff `-old` row inside a body: keep reading, so the error can
+        // show the op without them.
+        if row_shape(raw) == RowShape::DiffMinus {
+            open.minus_rows.push((number, raw.to_string()));
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// A `+` row with no open PUT body: the error says what it follows.
+    fn stray_row(&mut self, number: usize, raw: &str) -> Result<(), ParseError> {
+        let (problem, fix) = match self.last_bodiless {
+            Some((_, Bodiless::Cut)) => (Problem::CutWithBody, None),
+            Some((_, Bodiless::Paste)) => (Problem::PasteWithBody, self.paste_with_colon.clone()),
+            Some((_, Bodiless::FileOp)) => (Problem::BadFileOp, None),
+            None => (Problem::BareRow(RowShape::OrphanPlus), None),
+        };
+        self.close_put(None)?;
+        Err(err(number, raw, problem, fix))
+    }
+
+    /// A `[path#TAG]` line: ends the section before it and opens one.
+    fn open_section(&mut self, number: usize, raw: &str, trimmed: &str) -> Result<(), ParseError> {
+        self.close_put(None)?;
+        self.close_section()?;
+        let (path, tag) = self.header(number, raw, trimmed)?;
+        self.current = Some(Section {
+            path,
+            tag,
+            line: number,
+            ops: Vec::new(),
+        });
+        self.last_bodiless = None;
+        Ok(())
+    }
+
+    /// The op keyword `trimmed` starts with, if it is read as an op there.
+    ///
+    /// Inside a body, a lower-case op word is far more often text without
+    /// its `+` (a shell `mv …`, a SQL `put …`) than an op; REM and MV,
+    /// which have no fixed shape after them, must always be capitals.
+    fn op_keyword<'t>(&self, trimmed: &'t str) -> Option<(Keyword, &'t str)> {
+        split_keyword(trimmed).filter(|(keyword, rest)| {
+            trimmed.starts_with(keyword.name())
+                || (matches!(keyword, Keyword::Put | Keyword::Cut)
+                    && (self.open.is_none() || lowercase_op_parses(*keyword, rest)))
+        })
+    }
+
+    /// An op line, `rest` following its keyword.
+    fn op(
+        &mut self,
+        number: usize,
+        raw: &str,
+        trimmed: &str,
+        keyword: Keyword,
+        rest: &str,
+    ) -> Result<(), ParseError> {
+        self.close_put(None)?;
+        if self.current.is_none() {
+            return Err(err(number, raw, Problem::OutsideSection, None));
+        }
+        if !trimmed.starts_with(keyword.name()) && !self.once.lowercase_keyword {
+            self.once.lowercase_keyword = true;
+            self.warn(
+                number,
+                format!(
+                    "read the keyword as {}; ops are written in capitals",
+                    keyword.name()
+                ),
+            );
+        }
+        self.last_bodiless = None;
+        match keyword {
+            Keyword::Put => self.put(number, raw, rest),
+            Keyword::Cut => self.cut(number, raw, rest),
+            Keyword::Rem => self.file_op(number, raw, Keyword::Rem, rest),
+            Keyword::Mv => self.file_op(number, raw, Keyword::Mv, rest),
+            Keyword::Eof => self.final_newline(number, raw, rest),
+        }
+    }
+
+    /// A line that is no header, op or body row: a footer we printed
+    /// (ignored), else the error the repair detectors word best.
+    fn other_line(&mut self, number: usize, raw: &str, trimmed: &str) -> Result<(), ParseError> {
+        // Our bracketed footers are never content; a bare `…` right after a
+        // body row may be an elision of real lines, so it is refused there.
+        if is_view_metadata(trimmed) && (self.open.is_none() || trimmed.starts_with('[')) {
+            self.close_put(None)?;
+            self.warn(number, "ignored a line copied from tool output (a footer or gap row); it is not part of the edit");
+            return Ok(());
+        }
+        if let Some(fix) = decorated_header_fix(trimmed) {
+            self.close_put(None)?;
+            return Err(err(number, raw, Problem::HeaderWithJunk, Some(fix)));
+        }
+        if let Some(fix) = bracketless_header_fix(trimmed) {
+            self.close_put(None)?;
+            return Err(err(number, raw, Problem::HeaderWithoutBrackets, Some(fix)));
+        }
+        if let Some(foreign) = foreign_shape(trimmed) {
+            self.close_put(None)?;
+            return Err(err(number, raw, Problem::ForeignPatch(foreign), None));
+        }
+        if let Some(fix) = missing_verb_fix(trimmed) {
+            self.close_put(None)?;
+            return Err(err(number, raw, Problem::MissingVerb, Some(fix)));
+        }
+        if self.open.is_none()
+            && let Some(fix) = foreign_verb_fix(trimmed)
+        {
+            return Err(err(number, raw, Problem::UnknownLine, Some(fix)));
+        }
+        // Not a header, op or body row.
+        let shape = row_shape(raw);
+        if self.open.is_some() || shape != RowShape::Plain {
+            let fix = bare_row_fix(raw, shape, self.open.is_some());
+            self.close_put(Some((number, raw, shape, fix)))?;
+        }
+        if self.current.is_none() {
+            return Err(err(number, raw, Problem::OutsideSection, None));
+        }
+        Err(err(number, raw, Problem::UnknownLine, None))
+    }
+    /// Ends the open PUT body. `bare` is the line that ended it when that
+    /// line is a row without `+`, which is then the error.
+    fn close_put(
+        &mut self,
+        bare: Option<(usize, &str, RowShape, Option<String>)>,
+    ) -> Result<(), ParseError> {
+        if let Some((line, text, shape, fix)) = bare {
+            self.open = None;
+            return Err(err(line, text, Problem::BareRow(shape), fix));
+        }
+        let Some(open) = self.open.take() else {
+            return Ok(());
+        };
+        let mut pasted = None;
+        if let Some((line, text)) = open.minus_rows.first() {
+            // The op as it reads without the `-` rows, if it keeps a body;
+            // a body of `-` rows only reads as a deletion.
+            let fix = match (open.target, open.body.is_empty()) {
+                (_, false) => Some(corrected_op(open.target, &open.body)),
+                (PutTarget::Replace(target), true) => Some(format!("CUT {}", target.canonical())),
+                (PutTarget::Insert(_), true) => None,
+            };
+            let refusal = err(*line, text, Problem::BareRow(RowShape::DiffMinus), fix);
+            // Only a line range names lines the `-` rows can be checked
+            // against; anything else is refused here.
+            match (open.target, open.body.is_empty()) {
+                (PutTarget::Replace(Target::Lines(_)), false) => {
+                    let rows = open
+                        .minus_rows
+                        .iter()
+                        .map(|(line, text)| (*line, text[1..].to_string()))
+                        .collect();
+                    pasted = Some(Pasted::MinusRows {
+                        rows,
+                        refusal: Box::new(refusal),
+                    });
+                }
+                _ => return Err(refusal),
+            }
+        } else if let Some(stripped) = numbered_body(open.target, &open.body) {
+            let fix = corrected_op(open.target, &stripped);
+            let refusal = err(open.line, &open.text, Problem::NumberedBody, Some(fix));
+            match open.target {
+                PutTarget::Replace(Target::Lines(range)) => {
+                    pasted = Some(Pasted::Numbered {
+                        stripped,
+                        first: range.start,
+                        refusal: Box::new(refusal),
+                    });
+                }
+                _ => return Err(refusal),
+            }
+        }
+        if open.body.is_empty() {
+            let fix = match open.target {
+                PutTarget::Replace(target) => Some(format!("CUT {}", target.canonical())),
+                PutTarget::Insert(_) => None,
+            };
+            return Err(err(open.line, &open.text, Problem::EmptyBody, fix));
+        }
+        let kind = match open.target {
+            PutTarget::Replace(target) => OpKind::Replace {
+                target,
+                body: open.body,
+            },
+            PutTarget::Insert(at) => OpKind::Insert {
+                at,
+                body: open.body,
+            },
+        };
+        self.push_pasted_op(open.line, kind, pasted);
+        Ok(())
+    }
+
+    fn push_op(&mut self, line: usize, kind: OpKind) {
+        self.push_pasted_op(line, kind, None);
+    }
+
+    fn push_pasted_op(&mut self, line: usize, kind: OpKind, pasted: Option<Pasted>) {
+        if let Some(section) = &mut self.current {
+            section.ops.push(Op { line, kind, pasted });
+        }
+    }
+
+    fn close_section(&mut self) -> Result<(), ParseError> {
+        let Some(mut section) = self.current.take() else {
+            return Ok(());
+        };
+        if section.ops.is_empty() {
+            let text = format!("[{}#{}]", section.path, section.tag);
+            return Err(err(section.line, &text, Problem::EmptySection, None));
+        }
+        // File-op rules (reference-omp.md §2.4).
+        let file_ops: Vec<&Op> = section
+            .ops
+            .iter()
+            .filter(|op| op.kind.is_file_op())
+            .collect();
+        if file_ops.len() > 1 {
+            let op = file_ops[1];
+            return Err(err(
+                op.line,
+                &op.kind.canonical_header(),
+                Problem::TwoFileOps,
+                None,
+            ));
+        }
+        if let Some(rem) = section.ops.iter().find(|op| op.kind == OpKind::Remove)
+            && section.ops.len() > 1
+        {
+            return Err(err(rem.line, "REM", Problem::RemoveWithOps, None));
+        }
+        // An op that repeats an earlier span op exactly is a duplicated
+        // hunk: apply it once. Repeated inserts stay (both peers apply
+        // them twice) but are flagged.
+        // The first document line of each distinct op, found by hashing so
+        // that a document of thousands of ops stays linear.
+        let mut first_line: HashMap<&OpKind, usize> = HashMap::with_capacity(section.ops.len());
+        let repeats: Vec<Option<usize>> = section
+            .ops
+            .iter()
+            .map(|op| match first_line.entry(&op.kind) {
+                Entry::Occupied(first) => Some(*first.get()),
+                Entry::Vacant(slot) => {
+                    slot.insert(op.line);
+                    None
+                }
+            })
+            .collect();
+        let mut kept: Vec<Op> = Vec::with_capacity(section.ops.len());
+        for (op, first_line) in std::mem::take(&mut section.ops).into_iter().zip(repeats) {
+            if let Some(first_line) = first_line {
+                let header = op.kind.canonical_header();
+                match op.kind {
+                    OpKind::Replace { .. }
+                    | OpKind::Cut { .. }
+                    | OpKind::PasteOver { .. }
+                    | OpKind::Insert { .. } => {
+                        self.warn(
+                            op.line,
+                            format!(
+                                "{header} repeats document line {first_line} exactly; it was applied once"
+                            ),
+                        );
+                        continue;
+                    }
+                    OpKind::Paste { .. } => self.warn(
+                        op.line,
+                        format!(
+                            "{header} repeats document line {first_line} exactly, so its rows are inserted \
+                             twice; drop one if that was not meant"
+                        ),
+                    ),
+                    // Once is what it means; twice says it twice.
+                    OpKind::FinalNewline(_) => continue,
+                    OpKind::Remove | OpKind::Move { .. } => {}
+                }
+            }
+            kept.push(op);
+        }
+        section.ops = kept;
+        self.sections.push(section);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;

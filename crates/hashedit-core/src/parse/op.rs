@@ -1,0 +1,308 @@
+//! Op lines: the keyword (`PUT`, `CUT`, `REM`, `MV`, `EOF`, in any case
+//! as a whole token), then a locator, an optional register and colon, a
+//! file op's argument, or how the file ends.
+
+use super::error::{LocatorProblem, ParseError, Problem, err};
+use super::header::clean_path;
+use super::locator::{locator_fix, parse_put_locator, parse_target_with_warning};
+use super::{Bodiless, OpenPut, Parser, PutTarget};
+use crate::document::{FinalNewline, MAX_REGISTER_NAME, OpKind, Register};
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Keyword {
+    Put,
+    Cut,
+    Rem,
+    Mv,
+    Eof,
+}
+
+impl Keyword {
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            Keyword::Put => "PUT",
+            Keyword::Cut => "CUT",
+            Keyword::Rem => "REM",
+            Keyword::Mv => "MV",
+            Keyword::Eof => "EOF",
+        }
+    }
+}
+
+/// Splits `PUT rest` (keyword in any case, as a whole token).
+pub(super) fn split_keyword(line: &str) -> Option<(Keyword, &str)> {
+    for keyword in [
+        Keyword::Put,
+        Keyword::Cut,
+        Keyword::Rem,
+        Keyword::Mv,
+        Keyword::Eof,
+    ] {
+        let name = keyword.name();
+        let Some(head) = line.get(..name.len()) else {
+            continue;
+        };
+        if !head.eq_ignore_ascii_case(name) {
+            continue;
+        }
+        let rest = &line[name.len()..];
+        match rest.chars().next() {
+            None => return Some((keyword, rest)),
+            Some(c) if c.is_whitespace() => return Some((keyword, rest)),
+            // `PUT:` and `CUT:` are keyword-then-nothing with a colon.
+            Some(':') if matches!(keyword, Keyword::Put | Keyword::Cut) => {
+                return Some((keyword, rest));
+            }
+            Some(_) => {}
+        }
+    }
+    None
+}
+
+/// Whether a lower-case `put …`/`cut …` line is a complete, valid op (as
+/// Rho reads it) rather than text that happens to start with the word.
+pub(super) fn lowercase_op_parses(keyword: Keyword, rest: &str) -> bool {
+    let Ok((locator, register, colon)) = split_register(rest.trim()) else {
+        return false;
+    };
+    match keyword {
+        Keyword::Cut => !colon && parse_target_with_warning(locator).is_ok(),
+        Keyword::Put => (colon || register.is_some()) && parse_put_locator(locator).is_ok(),
+        Keyword::Rem | Keyword::Mv | Keyword::Eof => false,
+    }
+}
+
+/// Splits `locator [@name] [:]` into its parts. Returns the locator text,
+/// the register name if any, and whether a trailing colon was present.
+fn split_register(rest: &str) -> Result<(&str, Option<String>, bool), Problem> {
+    let (body, colon) = match rest.strip_suffix(':') {
+        Some(body) => (body.trim_end(), true),
+        None => (rest, false),
+    };
+    match body.split_once('@') {
+        None => Ok((body.trim(), None, colon)),
+        Some((locator, name)) => {
+            let name = name.trim();
+            let valid = !name.is_empty()
+                && name.chars().count() <= MAX_REGISTER_NAME
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+            if !valid {
+                return Err(Problem::BadRegister);
+            }
+            Ok((locator.trim(), Some(name.to_string()), colon))
+        }
+    }
+}
+
+impl Parser {
+    pub(super) fn put(&mut self, number: usize, raw: &str, rest: &str) -> Result<(), ParseError> {
+        let rest = rest.trim();
+        if rest.is_empty() || rest == ":" {
+            return Err(err(number, raw, Problem::MissingLocator, None));
+        }
+        if let Some((head, row)) = rest.split_once(':')
+            && let Some(row) = row.trim_start().strip_prefix('+')
+            && !head.contains('@')
+        {
+            let fix = format!("PUT {}:\n+{row}", head.trim());
+            return Err(err(number, raw, Problem::BodyOnHeaderLine, Some(fix)));
+        }
+        if let Some((head, tail)) = rest.split_once(':')
+            && !head.contains('@')
+            && parse_put_locator(head.trim()).is_ok()
+        {
+            let tail = tail.trim();
+            // `PUT >3: @r`: a register paste written with the body colon.
+            if let Some(name) = tail.strip_prefix('@')
+                && split_register(tail).is_ok()
+            {
+                let fix = format!("PUT {} @{}", head.trim(), name.trim());
+                return Err(err(number, raw, Problem::ColonOnRegister, Some(fix)));
+            }
+            // `PUT 2: x`: the first row on the header line, without `+`.
+            if !tail.is_empty() {
+                let row = rest.split_once(':').map_or("", |(_, r)| r.trim_start());
+                let fix = format!("PUT {}:\n+{row}", head.trim());
+                return Err(err(number, raw, Problem::BodyOnHeaderLine, Some(fix)));
+            }
+        }
+        let (locator, register, colon) =
+            split_register(rest).map_err(|problem| err(number, raw, problem, None))?;
+        if register.is_some() && colon {
+            let fix = format!("PUT {locator} @{}", register.as_deref().unwrap_or_default());
+            return Err(err(number, raw, Problem::ColonOnRegister, Some(fix)));
+        }
+        let target = self.parse_put_locator(number, locator).map_err(|problem| {
+            let fix = match problem {
+                // Line 0 is before the first line: an insert at the top.
+                LocatorProblem::Zero if matches!(locator, "0" | ">0") => Some("<1".to_string()),
+                _ => locator_fix(&problem, locator),
+            }
+            .map(|l| format!("PUT {l}{}", if colon { ":" } else { "" }));
+            err(number, raw, Problem::BadLocator(problem), fix)
+        })?;
+        match (target, register, colon) {
+            (target, None, true) => {
+                self.open = Some(OpenPut {
+                    line: number,
+                    text: raw.to_string(),
+                    target,
+                    body: Vec::new(),
+                    blank_after: None,
+                    minus_rows: Vec::new(),
+                });
+            }
+            (PutTarget::Insert(at), register, false) => {
+                self.paste_with_colon = register
+                    .is_none()
+                    .then(|| format!("PUT {}:", at.canonical()));
+                let register = register.map_or(Register::Anonymous, Register::Named);
+                self.push_op(number, OpKind::Paste { at, register });
+                self.last_bodiless = Some((number, Bodiless::Paste));
+            }
+            (PutTarget::Replace(target), Some(name), false) => {
+                self.push_op(
+                    number,
+                    OpKind::PasteOver {
+                        target,
+                        register: name,
+                    },
+                );
+                self.last_bodiless = Some((number, Bodiless::Paste));
+            }
+            (PutTarget::Replace(target), None, false) => {
+                return Err(err(
+                    number,
+                    raw,
+                    Problem::PutWithoutColon,
+                    Some(format!("PUT {}:", target.canonical())),
+                ));
+            }
+            (_, Some(_), true) => unreachable!("handled above"),
+        }
+        Ok(())
+    }
+
+    pub(super) fn cut(&mut self, number: usize, raw: &str, rest: &str) -> Result<(), ParseError> {
+        let rest = rest.trim();
+        if rest.is_empty() {
+            return Err(err(number, raw, Problem::MissingLocator, None));
+        }
+        let (locator, register, colon) =
+            split_register(rest).map_err(|problem| err(number, raw, problem, None))?;
+        let (target, warning) = parse_target_with_warning(locator).map_err(|problem| {
+            let fix = locator_fix(&problem, locator).map(|l| format!("CUT {l}"));
+            err(number, raw, Problem::BadLocator(problem), fix)
+        })?;
+        if let Some(message) = warning {
+            self.warn(number, message);
+        }
+        let register = register.map_or(Register::Anonymous, Register::Named);
+        let kind = OpKind::Cut { target, register };
+        if colon {
+            self.warn(
+                number,
+                format!(
+                    "ignored the ':' after CUT; write {}",
+                    kind.canonical_header()
+                ),
+            );
+        }
+        self.push_op(number, kind);
+        self.last_bodiless = Some((number, Bodiless::Cut));
+        Ok(())
+    }
+
+    pub(super) fn file_op(
+        &mut self,
+        number: usize,
+        raw: &str,
+        keyword: Keyword,
+        rest: &str,
+    ) -> Result<(), ParseError> {
+        let rest = rest.trim();
+        let kind = match keyword {
+            Keyword::Rem if rest.is_empty() => OpKind::Remove,
+            Keyword::Mv => {
+                let (dest, _) = clean_path(rest);
+                if dest.is_empty() {
+                    return Err(err(number, raw, Problem::BadFileOp, None));
+                }
+                let quoted = rest.starts_with(['"', '\'']);
+                let locator_like = dest
+                    .trim_start_matches(['<', '>'])
+                    .trim_start()
+                    .starts_with(|c: char| c.is_ascii_digit() || c == '$');
+                if !quoted && (locator_like || dest.starts_with(['<', '>'])) {
+                    return Err(err(number, raw, Problem::MoveLooksLikeLines, None));
+                }
+                if !quoted && dest.contains(" @") {
+                    return Err(err(number, raw, Problem::BadFileOp, None));
+                }
+                OpKind::Move { dest }
+            }
+            _ => return Err(err(number, raw, Problem::BadFileOp, Some("REM".into()))),
+        };
+        self.push_op(number, kind);
+        self.last_bodiless = Some((number, Bodiless::FileOp));
+        Ok(())
+    }
+
+    /// `EOF NEWLINE` / `EOF NO NEWLINE`.
+    pub(super) fn final_newline(
+        &mut self,
+        number: usize,
+        raw: &str,
+        rest: &str,
+    ) -> Result<(), ParseError> {
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let state = match words.as_slice() {
+            [w] if w.eq_ignore_ascii_case("newline") => FinalNewline::Present,
+            [no, w] if no.eq_ignore_ascii_case("no") && w.eq_ignore_ascii_case("newline") => {
+                FinalNewline::Absent
+            }
+            [no] if no.eq_ignore_ascii_case("no-newline")
+                || no.eq_ignore_ascii_case("nonewline") =>
+            {
+                FinalNewline::Absent
+            }
+            _ => {
+                let lower = rest.to_ascii_lowercase();
+                let negative = lower.split(|c: char| !c.is_ascii_alphabetic()).any(|w| {
+                    matches!(
+                        w,
+                        "no" | "not" | "without" | "remove" | "strip" | "drop" | "none"
+                    )
+                });
+                let fix = if negative {
+                    "EOF NO NEWLINE"
+                } else {
+                    "EOF NEWLINE"
+                };
+                return Err(err(number, raw, Problem::BadFinalNewline, Some(fix.into())));
+            }
+        };
+        let kind = OpKind::FinalNewline(state);
+        let canonical = kind.canonical_header();
+        if raw.trim() != canonical {
+            self.warn(number, format!("read the line as {canonical}"));
+        }
+        self.push_op(number, kind);
+        self.last_bodiless = Some((number, Bodiless::FileOp));
+        Ok(())
+    }
+
+    fn parse_put_locator(
+        &mut self,
+        number: usize,
+        locator: &str,
+    ) -> Result<PutTarget, LocatorProblem> {
+        let (target, warning) = parse_put_locator(locator)?;
+        if let Some(message) = warning {
+            self.warn(number, message);
+        }
+        Ok(target)
+    }
+}

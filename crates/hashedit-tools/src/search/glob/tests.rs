@@ -1,0 +1,262 @@
+use super::*;
+use crate::search::testutil::{Ws, cancelled_token};
+use std::time::Duration;
+
+fn args(pattern: &str) -> GlobArgs {
+    GlobArgs {
+        pattern: pattern.into(),
+        ..GlobArgs::default()
+    }
+}
+
+fn run(ws: &Ws, target: &str, args: &GlobArgs) -> Outcome {
+    let path = ws.path(target);
+    glob(&ws.scope(&path, target), args, 64_000).unwrap()
+}
+
+#[test]
+fn path_glob_rules() {
+    let g = PathGlob::compile("*.rs").unwrap();
+    assert!(g.matches("a.rs") && g.matches("src/deep/a.rs"));
+    assert!(!g.matches("a.rsx"));
+    let g = PathGlob::compile("src/*.rs").unwrap();
+    assert!(g.matches("src/a.rs"));
+    assert!(!g.matches("src/deep/a.rs"));
+    let g = PathGlob::compile("src/**/*.rs").unwrap();
+    assert!(g.matches("src/deep/a.rs") && g.matches("src/a.rs"));
+    let g = PathGlob::compile("!*_test.rs").unwrap();
+    assert!(g.matches("a.rs") && !g.matches("x/a_test.rs"));
+}
+
+#[test]
+fn ignored_and_hidden_are_excluded_by_default() {
+    // reference-rho.md §11 case 59 (first half).
+    let ws = Ws::new(&[
+        (".gitignore", b"ignored.rs\n"),
+        ("ignored.rs", b""),
+        (".hidden.rs", b""),
+        ("kept.rs", b""),
+    ]);
+    let out = run(&ws, ".", &args("*.rs"));
+    assert_eq!(out.text, "kept.rs\n\n1 file");
+    assert_eq!(out.structured["paths"], json!(["kept.rs"]));
+    assert_eq!(out.structured["stop"], json!(null));
+    let hidden = GlobArgs {
+        include_hidden: Some(true),
+        ..args("*.rs")
+    };
+    assert_eq!(
+        run(&ws, ".", &hidden).text,
+        ".hidden.rs\nkept.rs\n\n2 files"
+    );
+}
+
+#[test]
+fn max_results_takes_the_first_paths_in_walk_order() {
+    // reference-rho.md §11 case 59 (second half).
+    let ws = Ws::new(&[("a.rs", b""), ("b.rs", b""), ("c.rs", b"")]);
+    let capped = GlobArgs {
+        max_results: Some(2),
+        ..args("*.rs")
+    };
+    let out = run(&ws, ".", &capped);
+    assert_eq!(
+        out.text,
+        "a.rs\nb.rs\n\n2 files (max_results reached; narrow the pattern or path to see the rest)"
+    );
+    assert_eq!(out.structured["stop"], json!("result_limit"));
+    // Exactly at the cap with nothing left still reports the cap.
+    let ws = Ws::new(&[("a.rs", b""), ("b.rs", b"")]);
+    assert!(
+        run(&ws, ".", &capped)
+            .text
+            .ends_with("(max_results reached; narrow the pattern or path to see the rest)")
+    );
+    let zero = GlobArgs {
+        max_results: Some(0),
+        ..args("*.rs")
+    };
+    assert!(run(&ws, ".", &zero).text.starts_with("a.rs\n\n1 file ("));
+}
+
+#[test]
+fn paths_are_workspace_relative_under_a_narrowed_path() {
+    // Improvement over Rho (product.md §3 item 7): same root as grep.
+    let ws = Ws::new(&[("src/a.rs", b""), ("src/nested/c.rs", b""), ("top.rs", b"")]);
+    assert_eq!(
+        run(&ws, "src", &args("*.rs")).text,
+        "src/a.rs\nsrc/nested/c.rs\n\n2 files"
+    );
+    assert_eq!(
+        run(&ws, "src", &args("nested/*.rs")).text,
+        "src/nested/c.rs\n\n1 file"
+    );
+}
+
+#[test]
+fn a_file_target_is_matched_alone() {
+    let ws = Ws::new(&[("src/a.rs", b""), ("src/b.txt", b"")]);
+    assert_eq!(
+        run(&ws, "src/a.rs", &args("*.rs")).text,
+        "src/a.rs\n\n1 file"
+    );
+    assert_eq!(
+        run(&ws, "src/b.txt", &args("*.rs")).text,
+        "no files matching '*.rs' under src/b.txt"
+    );
+}
+
+#[test]
+fn no_match_and_each_stop_reason() {
+    // reference-rho.md §11 cases 55 and 60.
+    let ws = Ws::new(&[("a.txt", b""), ("b.txt", b""), ("c.txt", b"")]);
+    assert_eq!(
+        run(&ws, ".", &args("*.rs")).text,
+        "no files matching '*.rs' under ."
+    );
+
+    let path = ws.path(".");
+    let scope = ws.scope(&path, ".");
+    let cancelled = SearchOptions {
+        cancel: Some(cancelled_token()),
+        ..SearchOptions::default()
+    };
+    let out = glob_with(&scope, &args("*.rs"), 64_000, &cancelled).unwrap();
+    assert_eq!(out.text, "no files matching '*.rs' under . (cancelled)");
+    assert_eq!(out.structured["stop"], json!("cancelled"));
+
+    let late = SearchOptions {
+        time_limit: Duration::ZERO,
+        ..SearchOptions::default()
+    };
+    let out = glob_with(&scope, &args("*.rs"), 64_000, &late).unwrap();
+    assert_eq!(
+        out.text,
+        "no files matching '*.rs' under . (time limit of 0 s reached; search a narrower path)"
+    );
+
+    let small = SearchOptions {
+        max_entries: 2,
+        ..SearchOptions::default()
+    };
+    let out = glob_with(&scope, &args("*.txt"), 64_000, &small).unwrap();
+    assert_eq!(
+        out.text,
+        "a.txt\n\n1 file (walk stopped after 2 entries; search a narrower path)"
+    );
+    assert_eq!(out.structured["stop"], json!("scan_limit"));
+}
+
+#[test]
+fn invalid_glob_names_the_pattern() {
+    // reference-rho.md §11 case 60.
+    let ws = Ws::new(&[]);
+    let path = ws.path(".");
+    let err = glob(&ws.scope(&path, "."), &args("a["), 64_000).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::InvalidArguments);
+    assert!(
+        err.message.starts_with("invalid glob 'a[': "),
+        "{}",
+        err.message
+    );
+    assert!(!err.message.contains("**/"), "{}", err.message);
+    let err = glob(&ws.scope(&path, "."), &args("!"), 64_000).unwrap_err();
+    assert!(err.message.starts_with("invalid glob '!': "));
+}
+
+/// Regression (tester report): the listing was cut mid-path and lost
+/// its summary.
+#[test]
+fn budget_stops_at_whole_paths_and_keeps_the_summary() {
+    let ws = Ws::new(&[]);
+    let names: Vec<String> = (0..10)
+        .map(|i| format!("dir/long-name-{i:02}.rs"))
+        .collect();
+    for name in &names {
+        ws.write(name, b"");
+    }
+    let full = format!("{}\n\n10 files", names.join("\n"));
+    let path = ws.path(".");
+    let scope = ws.scope(&path, ".");
+    assert_eq!(glob(&scope, &args("*.rs"), full.len()).unwrap().text, full);
+    let listing = |budget: usize, k: usize| {
+        let rows: String = names[..k].iter().map(|n| format!("{n}\n")).collect();
+        let sep = if k > 0 { "\n" } else { "" };
+        let count = if k == 0 {
+            "10 files found, none shown".to_string()
+        } else {
+            plural(k, "file", "files")
+        };
+        format!(
+            "{rows}{sep}{count} (output budget of {budget} bytes reached; narrow the pattern or path to see the rest)"
+        )
+    };
+    for budget in listing(100, 0).len()..full.len() {
+        let expected = (0..10)
+            .rev()
+            .map(|k| listing(budget, k))
+            .find(|text| text.len() <= budget)
+            .unwrap();
+        let out = glob(&scope, &args("*.rs"), budget).unwrap();
+        assert_eq!(out.text, expected, "budget {budget}");
+        let count = out.structured["count"].as_u64().unwrap() as usize;
+        assert_eq!(out.structured["paths"], json!(names[..count]));
+        assert_eq!(out.structured["stop"], json!("output_budget"));
+    }
+    // The result cap gives way to the budget, which bound first.
+    let capped = GlobArgs {
+        max_results: Some(5),
+        ..args("*.rs")
+    };
+    let out = glob(&scope, &capped, 150).unwrap();
+    assert!(!out.text.contains("max_results"), "{}", out.text);
+    // A budget too small for the summary line: the last-resort cut.
+    let out = glob(&scope, &args("*.rs"), 5).unwrap();
+    assert_eq!(out.text, "10 fi\n[truncated]");
+}
+
+/// Regression (tester report): a FIFO named as the path gave a clean
+/// "no files matching"; it is refused without being opened, and special
+/// files that match are reported rather than dropped.
+#[cfg(unix)]
+#[test]
+fn special_files_are_refused_as_targets_and_reported_in_walks() {
+    use rustix::fs::{CWD, Mode, mkfifoat};
+    let ws = Ws::new(&[("a.rs", b"")]);
+    mkfifoat(CWD, ws.path("p"), Mode::RUSR | Mode::WUSR).unwrap();
+    mkfifoat(CWD, ws.path("fifo.rs"), Mode::RUSR | Mode::WUSR).unwrap();
+    let path = ws.path("p");
+    let err = glob(&ws.scope(&path, "p"), &args("*"), 64_000).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::NotARegularFile);
+    assert!(
+        err.message.starts_with("p is a FIFO (named pipe)"),
+        "{}",
+        err.message
+    );
+    let out = run(&ws, ".", &args("*.rs"));
+    assert_eq!(
+        out.text,
+        "a.rs\n\n1 file (1 special file not listed (FIFO, socket or device))"
+    );
+    assert_eq!(
+        out.structured["skipped"],
+        json!({"special": 1, "unreadable_dirs": 0, "unreadable": 0})
+    );
+    // Special files the pattern does not select are not mentioned.
+    assert_eq!(run(&ws, ".", &args("a.*")).text, "a.rs\n\n1 file");
+}
+
+#[test]
+fn names_with_control_characters_are_quoted_like_read_file_headers() {
+    let ws = Ws::new(&[
+        ("tab\tx.txt", b""),
+        ("new\nline.txt", b""),
+        ("plain.txt", b""),
+    ]);
+    let out = run(&ws, ".", &args("*.txt"));
+    assert_eq!(
+        out.text,
+        "\"new\\nline.txt\"\nplain.txt\n\"tab\\tx.txt\"\n\n3 files"
+    );
+    assert_eq!(out.structured["paths"][0], json!("new\nline.txt"));
+}

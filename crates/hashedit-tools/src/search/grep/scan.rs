@@ -1,0 +1,223 @@
+//! One file's search: read it through the confined reader, check it is
+//! editable text, find candidate lines with ripgrep's searcher and confirm
+//! each on its exact line text.
+
+use std::ops::ControlFlow;
+use std::path::Path;
+
+use grep_regex::RegexMatcher;
+use grep_searcher::{Searcher, SearcherBuilder, Sink, SinkMatch};
+use hashedit_core::tag::Fingerprint;
+use hashedit_core::text::{DecodeError, UTF8_BOM, check_text};
+use hashedit_core::truncate::truncate_chars;
+use regex::Regex;
+
+use super::request::Request;
+use crate::args::OutputMode;
+use crate::fsio::{Special, TreeReader, Unread};
+use crate::search::walk::WalkedFile;
+use crate::search::{Limits, MAX_GREP_FILE_BYTES, MAX_PREVIEW_CHARS, Stop};
+
+/// Why a file (or directory) was not searched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Skip {
+    Binary,
+    NotUtf8,
+    TooLarge,
+    Unreadable,
+    /// A FIFO, socket or device.
+    Special,
+    /// A directory the walk could not read.
+    UnreadableDir,
+}
+
+/// A matching line kept for display.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct MatchLine {
+    /// 1-based line number.
+    pub(super) line: u64,
+    /// The line's text, cut to [`MAX_PREVIEW_CHARS`].
+    pub(super) text: String,
+}
+
+/// One file's search result.
+#[derive(Debug)]
+pub(super) enum Scan {
+    Skipped(Skip),
+    NoMatch,
+    Hit {
+        /// Matching lines (1 in files_with_matches mode).
+        total: usize,
+        lines: Vec<MatchLine>,
+        fingerprint: Option<Fingerprint>,
+    },
+    /// Not searched: the call was cancelled or ran out of time first.
+    Aborted(Stop),
+}
+
+/// Per-thread search state: reused buffer, searcher and matchers.
+pub(super) struct Scanner<'a> {
+    request: &'a Request,
+    limits: &'a Limits,
+    exact: Regex,
+    candidates: Option<RegexMatcher>,
+    searcher: Searcher,
+    reader: TreeReader,
+    buffer: Vec<u8>,
+}
+
+impl<'a> Scanner<'a> {
+    /// A scanner for files below the workspace root `root`.
+    pub(super) fn new(request: &'a Request, limits: &'a Limits, root: &Path) -> Scanner<'a> {
+        let searcher = SearcherBuilder::new()
+            .line_number(true)
+            .bom_sniffing(false)
+            .build();
+        Scanner {
+            request,
+            limits,
+            // Clones get their own match caches: no contention.
+            exact: request.exact.clone(),
+            candidates: request.candidates.clone(),
+            searcher,
+            reader: TreeReader::new(root),
+            buffer: Vec::new(),
+        }
+    }
+
+    /// Reads and searches one file of the walk.
+    pub(super) fn scan(&mut self, file: WalkedFile) -> (String, Scan) {
+        let scan = self.scan_path(&file.absolute);
+        (file.relative, scan)
+    }
+
+    fn scan_path(&mut self, path: &Path) -> Scan {
+        if let Some(stop) = self.limits.check() {
+            return Scan::Aborted(stop);
+        }
+        if let Err(unread) = self
+            .reader
+            .read(path, MAX_GREP_FILE_BYTES, &mut self.buffer)
+        {
+            return Scan::Skipped(skip_of(&unread));
+        }
+        let bytes = &self.buffer[..];
+        match check_text(bytes) {
+            Ok(()) => {}
+            Err(DecodeError::Binary { .. }) => return Scan::Skipped(Skip::Binary),
+            Err(DecodeError::NotUtf8 { .. } | DecodeError::UnsupportedEncoding { .. }) => {
+                return Scan::Skipped(Skip::NotUtf8);
+            }
+        }
+        let body = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
+        let mut found = Found {
+            exact: &self.exact,
+            retain: self.request.retain(),
+            first_only: self.request.mode == OutputMode::FilesWithMatches,
+            total: 0,
+            lines: Vec::new(),
+        };
+        let exact_only = self.request.end_anchored && memchr::memchr(b'\r', body).is_some();
+        match &self.candidates {
+            Some(matcher) if !exact_only => {
+                if self
+                    .searcher
+                    .search_slice(matcher, body, &mut found)
+                    .is_err()
+                {
+                    return Scan::Skipped(Skip::Unreadable);
+                }
+            }
+            _ => found.every_line(body),
+        }
+        if found.total == 0 {
+            return Scan::NoMatch;
+        }
+        let fingerprint = (self.request.mode == OutputMode::Content)
+            .then(|| self.request.scheme.fingerprint(bytes));
+        Scan::Hit {
+            total: found.total,
+            lines: found.lines,
+            fingerprint,
+        }
+    }
+}
+
+/// The skip bucket of a file the reader refused.
+fn skip_of(unread: &Unread) -> Skip {
+    match unread {
+        Unread::TooLarge => Skip::TooLarge,
+        Unread::NotRegular(Special::Directory | Special::Symlink) | Unread::Failed => {
+            Skip::Unreadable
+        }
+        Unread::NotRegular(_) => Skip::Special,
+    }
+}
+
+/// Confirms candidate lines and keeps the ones to show.
+pub(super) struct Found<'r> {
+    pub(super) exact: &'r Regex,
+    pub(super) retain: usize,
+    pub(super) first_only: bool,
+    pub(super) total: usize,
+    pub(super) lines: Vec<MatchLine>,
+}
+
+impl Found<'_> {
+    /// Checks one line of the line model; `Break` when no more are wanted.
+    fn line(&mut self, number: u64, raw: &[u8]) -> ControlFlow<()> {
+        let raw = raw.strip_suffix(b"\n").unwrap_or(raw);
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        // The file was validated as UTF-8 and lines split at ASCII bytes.
+        let Ok(text) = std::str::from_utf8(raw) else {
+            return ControlFlow::Continue(());
+        };
+        if !self.exact.is_match(text) {
+            return ControlFlow::Continue(());
+        }
+        self.total += 1;
+        if self.lines.len() < self.retain {
+            self.lines.push(MatchLine {
+                line: number,
+                text: truncate_chars(text, MAX_PREVIEW_CHARS),
+            });
+        }
+        if self.first_only {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+
+    /// The exact path: every line of `body` goes through the exact matcher.
+    pub(super) fn every_line(&mut self, body: &[u8]) {
+        let mut start = 0usize;
+        let mut number = 1u64;
+        while start < body.len() {
+            let end = memchr::memchr(b'\n', &body[start..]).map_or(body.len(), |i| start + i + 1);
+            if self.line(number, &body[start..end]).is_break() {
+                return;
+            }
+            start = end;
+            number += 1;
+        }
+    }
+}
+
+impl Sink for Found<'_> {
+    type Error = std::io::Error;
+
+    fn matched(
+        &mut self,
+        _searcher: &Searcher,
+        found: &SinkMatch<'_>,
+    ) -> Result<bool, Self::Error> {
+        let first = found.line_number().unwrap_or(0);
+        for (number, raw) in (first..).zip(found.lines()) {
+            if self.line(number, raw).is_break() {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
