@@ -120,9 +120,11 @@ fn memchr_count(bytes: &[u8]) -> usize {
 
 /// An edit document for the file `bytes` shown as `display`: `hunks`
 /// single-line replacements spread evenly over its lines (line 1, then
-/// every `lines / hunks` lines), each writing `// edited K` and, when
-/// `suffix` is given, that text after it (so two documents can flip a file
-/// back and forth). The section's tag is `scheme`'s tag of `bytes`.
+/// every `lines / hunks` lines), each writing `// edited K` with the
+/// replaced line's indentation (as a model keeps it, so the indentation
+/// guard has nothing to say) and, when `suffix` is given, that text after
+/// it (so two documents can flip a file back and forth). The section's tag
+/// is `scheme`'s tag of `bytes`.
 pub fn edit_document(
     display: &str,
     bytes: &[u8],
@@ -134,10 +136,17 @@ pub fn edit_document(
     let hunks = hunks.clamp(1, lines);
     let step = lines / hunks;
     let tag = scheme.tag_of(bytes);
+    let text = String::from_utf8_lossy(bytes);
+    let indents: Vec<&str> = text
+        .split('\n')
+        .map(|line| &line[..line.len() - line.trim_start().len()])
+        .collect();
     let mut doc = String::with_capacity(32 + hunks * 32);
     doc.push_str(&format!("[{display}#{tag}]\n"));
     for k in 0..hunks {
-        doc.push_str(&format!("PUT {}:\n+// edited {k}{suffix}\n", 1 + k * step));
+        let line = 1 + k * step;
+        let indent = indents.get(line - 1).copied().unwrap_or_default();
+        doc.push_str(&format!("PUT {line}:\n+{indent}// edited {k}{suffix}\n"));
     }
     doc
 }

@@ -2117,6 +2117,10 @@ fn restated_indentation_rule_matches_our_refusals() {
         other_style_rows(&rows(&["x", "\ty", "\tz"]), &["    a", "", "    b"]),
         (vec![1, 2], Some(Indent::Spaces))
     );
+    assert_eq!(
+        other_style_rows(&rows(&["  x", "\ty"]), &["    a", "    b"]),
+        (vec![], Some(Indent::Spaces))
+    );
     // Mixed surroundings flag nothing.
     assert_eq!(
         other_style_rows(&rows(&["\ty"]), &["    a", "\tb"]).0,
@@ -2127,9 +2131,11 @@ fn restated_indentation_rule_matches_our_refusals() {
     for (ops, expected) in [
         ("PUT 2:\n+\tb2();", Some((2, 1, Indent::Tabs))),
         (
-            "PUT 1:\n+x\nPUT >2:\n+    ok();\n+\tno();",
-            Some((4, 2, Indent::Tabs)),
+            "PUT 1:\n+x\nPUT >2:\n+\tok();\n+\tno();",
+            Some((4, 1, Indent::Tabs)),
         ),
+        // A body mixing both styles is the author's own indentation.
+        ("PUT >2:\n+    ok();\n+\tno();", None),
         // Line 1 and the gap after line 4 have no indented neighbour.
         ("PUT >$:\n+\tfree();", None),
     ] {

@@ -84,14 +84,28 @@ impl fmt::Display for Echo {
 const MAX_ECHO_ROWS: usize = 16;
 
 /// A row that says nothing of its own: blank, only punctuation (a
-/// closer `}` or `});`, a comment's ` *`, a `---` rule), or a keyword that
-/// only closes a construct (`end`, `fi`). Such rows repeat their
-/// neighbours by nature; a duplicated closer breaks the syntax, which the
-/// syntax guard sees.
+/// closer `}` or `});`, a comment's ` *`, a `---` rule), a keyword that
+/// only closes a construct (`end`, `fi`), or a markup end tag
+/// (`</section>`). Such rows repeat their neighbours by nature; a
+/// duplicated closer breaks the syntax, which the syntax guard sees.
 pub(crate) fn is_plain(row: &str) -> bool {
     let t = row.trim();
     let t = t.strip_suffix([';', ',']).unwrap_or(t).trim_end();
-    matches!(t, "end" | "fi" | "done" | "esac") || !t.chars().any(char::is_alphanumeric)
+    matches!(t, "end" | "fi" | "done" | "esac")
+        || !t.chars().any(char::is_alphanumeric)
+        || is_end_tag(t)
+}
+
+/// `</name>`, the name letters, digits, `-`, `_`, `.` or `:`.
+fn is_end_tag(t: &str) -> bool {
+    t.strip_prefix("</")
+        .and_then(|rest| rest.strip_suffix('>'))
+        .is_some_and(|name| {
+            !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | ':'))
+        })
 }
 
 /// Finds bodies whose first rows repeat the unchanged lines just above

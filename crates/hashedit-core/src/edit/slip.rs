@@ -391,10 +391,20 @@ pub(crate) fn short_ranges(hunks: &[Hunk], live: &Text) -> Vec<ShortRange> {
         let above = staying.line(range.start - 1);
         let below = staying.line(range.end + 1);
         // A row equal to the line on its own side too is an echo, named as
-        // one (both neighbours can read the same).
-        if !plain(first) && below == Some(first.as_str()) && above != Some(first.as_str()) {
+        // one (both neighbours can read the same); a row equal to the
+        // replaced line in its own place is that line retyped.
+        let (own_first, own_last) = (live.line(range.start), live.line(range.end));
+        if !plain(first)
+            && below == Some(first.as_str())
+            && above != Some(first.as_str())
+            && own_first != first.as_str()
+        {
             found.push(short(Edge::First, range.end + 1));
-        } else if !plain(last) && above == Some(last.as_str()) && below != Some(last.as_str()) {
+        } else if !plain(last)
+            && above == Some(last.as_str())
+            && below != Some(last.as_str())
+            && own_last != last.as_str()
+        {
             found.push(short(Edge::Last, range.start - 1));
         }
     }

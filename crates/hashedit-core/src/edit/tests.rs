@@ -443,6 +443,14 @@ fn a_row_repeating_the_line_past_one_another_op_deletes_is_an_echo() {
         edit(file, "PUT >1:\n+beta_line();\nCUT 3").unwrap().bytes,
         b"x();\nbeta_line();\nalpha_line();\ny();\n"
     );
+    // A block whose last row is its own last line retyped, the block above
+    // ending the same way (an HTML section replaced whole): not short.
+    let file =
+        "<main>\n  <section id=\"a\">\n  </section>\n  <section id=\"b\">\n  </section>\n</main>\n";
+    assert_eq!(
+        edit(file, "PUT 4.=5:\n+  <section id=\"c\">\n+  </section>").unwrap().bytes,
+        b"<main>\n  <section id=\"a\">\n  </section>\n  <section id=\"c\">\n  </section>\n</main>\n"
+    );
 }
 
 #[test]
@@ -571,6 +579,14 @@ fn two_lines_swapped_in_a_one_line_range_are_refused_with_the_range_widened() {
             .bytes,
         b"x();\nbeta_line();\nalpha_line();\ny();\n"
     );
+    // A block whose last row is its own last line retyped, the block above
+    // ending the same way (an HTML section replaced whole): not short.
+    let file =
+        "<main>\n  <section id=\"a\">\n  </section>\n  <section id=\"b\">\n  </section>\n</main>\n";
+    assert_eq!(
+        edit(file, "PUT 4.=5:\n+  <section id=\"c\">\n+  </section>").unwrap().bytes,
+        b"<main>\n  <section id=\"a\">\n  </section>\n  <section id=\"c\">\n  </section>\n</main>\n"
+    );
 }
 
 #[test]
@@ -592,16 +608,24 @@ fn a_range_one_line_too_long_over_a_blank_line_is_refused_with_the_range_shorten
         "{message}"
     );
     // The blank line at the range's end is read the same way.
-    assert!(refused(file, "PUT 2.=3:\n+    let total = 5;").contains("try: PUT 2:\n+    let total = 5;"));
+    assert!(
+        refused(file, "PUT 2.=3:\n+    let total = 5;")
+            .contains("try: PUT 2:\n+    let total = 5;")
+    );
     // Rows that retype the other lines delete the blank line on purpose,
     // trailing whitespace aside (itertools' free.rs, a real edit).
     assert_eq!(
-        edit("a();\n\nlet b = 1; \n", "PUT 2.=3:\n+let b = 1;").unwrap().bytes,
+        edit("a();\n\nlet b = 1; \n", "PUT 2.=3:\n+let b = 1;")
+            .unwrap()
+            .bytes,
         b"a();\nlet b = 1;\n"
     );
     // Rows that are not close edits of their lines are a rewrite.
     assert!(edit(file, "PUT 3.=4:\n+    return compute_everything();").is_ok());
     // Forced, it is written as sent with the finding as a warning.
     let out = forced_as("f.go", file, "PUT 3.=4:\n+    let count = 3;");
-    assert_eq!(out.bytes, b"fn f() {\n    let total = 1;\n    let count = 3;\n}\n");
+    assert_eq!(
+        out.bytes,
+        b"fn f() {\n    let total = 1;\n    let count = 3;\n}\n"
+    );
 }

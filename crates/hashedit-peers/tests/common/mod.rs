@@ -167,10 +167,9 @@ impl Ours {
 
     /// `edit` (applied). The differential suites compare what the engines
     /// write, so the guards that refuse documents both peers write (echo,
-    /// shift, elision, syntax, no change: the robustness benchmark measures
-    /// those) are
-    /// waived with `force`; the indentation refusal, a listed difference,
-    /// stays.
+    /// shift, elision, syntax, lost indentation, no change: the robustness
+    /// benchmark measures those) are waived with `force`; the refusal of
+    /// rows in the other indentation style, a listed difference, stays.
     pub fn edit(&self, document: &str) -> Reply {
         let cx = ToolContext::new(&self.ws).with_blocks(&self.blocks);
         let guarded = edit(&cx, &EditArgs::new(document.to_string()), EditMode::Apply);
@@ -182,6 +181,7 @@ impl Ours {
                     | ErrorKind::ShiftedRange
                     | ErrorKind::ElidedLines
                     | ErrorKind::BrokenSyntax
+                    | ErrorKind::IndentationMismatch
                     | ErrorKind::NoChange
             ) && !e.message.contains(" indents with ")
         );
@@ -286,11 +286,15 @@ pub fn context_lines(first: usize, last: usize, total: usize) -> Vec<usize> {
 }
 
 /// The rows of `body` (0-based) indented in the other style than the
-/// uniformly indented `context`, with that context style.
+/// uniformly indented `context`, with that context style. A body with any
+/// row in the context's style mixes the two on purpose: nothing flagged.
 pub fn other_style_rows(body: &[String], context: &[&str]) -> (Vec<usize>, Option<Indent>) {
     let Some(file) = uniform_indent(context.iter().copied()) else {
         return (Vec::new(), None);
     };
+    if body.iter().any(|row| indent_of(row) == Some(file)) {
+        return (Vec::new(), Some(file));
+    }
     let rows = body
         .iter()
         .enumerate()
