@@ -46,7 +46,7 @@ const GUARDED_PINS: &[Pin] = &[
     (Mistake::EchoBothEdges, [[0, 48, 0, 0], [0, 48, 0, 0]]),
     (Mistake::EchoInInsert, [[0, 23, 0, 0], [0, 23, 0, 0]]),
     (Mistake::EchoedCloser, [[0, 9, 0, 1], [0, 9, 0, 1]]),
-    (Mistake::DroppedIndentation, [[0, 51, 0, 1], [0, 51, 0, 1]]),
+    (Mistake::DroppedIndentation, [[0, 52, 0, 0], [0, 52, 0, 0]]),
     (Mistake::ElisionPlaceholder, [[0, 72, 0, 0], [0, 72, 0, 0]]),
     (Mistake::RangeOneShort, [[0, 10, 0, 1], [0, 10, 0, 1]]),
 ];

@@ -144,23 +144,53 @@ pub(crate) fn indent_mismatch(
     })
 }
 
-/// Rows that lost their indentation: every row starts at column 0 while
-/// the lines they replace and the lines around them are indented (a model
-/// that stripped leading whitespace). Written as sent, code would land at
-/// the top level inside an indented block.
+/// Rows that lost their indentation: no row (plain rows aside) is
+/// indented, where the place they land is (a model that stripped leading
+/// whitespace). Written as sent, code would land at the top level inside an
+/// indented block.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LostIndentation {
     /// The op.
     pub op: OpRef,
-    /// The indentation of the lines around the rows (as written there).
+    /// The indentation of the lines the rows belong with (as written there).
     pub indent: String,
+    /// What shows the place is indented.
+    pub evidence: IndentEvidence,
+}
+
+/// What shows that rows belong indented (see [`LostIndentation`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum IndentEvidence {
+    /// A replacement: the lines it replaces, and a neighbour, are indented.
+    ReplacedAndAround,
+    /// A replacement between a line that opens a block and (or) a line
+    /// that closes one, neither indented: the lines it replaces are
+    /// indented, and each row is a close edit of the line in its place.
+    ReplacedOneForOne,
+    /// An insert between two indented lines.
+    Around,
+    /// An insert right after a line that opens a block, before the block's
+    /// indented first line.
+    OpenedBlock,
 }
 
 impl LostIndentation {
     fn what(&self) -> String {
+        let place = match self.evidence {
+            IndentEvidence::ReplacedAndAround => {
+                "the lines it replaces and the lines around it are"
+            }
+            IndentEvidence::ReplacedOneForOne => {
+                "the lines it replaces, which the rows edit one for one, are"
+            }
+            IndentEvidence::Around => "the lines around it are",
+            IndentEvidence::OpenedBlock => {
+                "it goes into the block the line above opens, whose lines are"
+            }
+        };
         format!(
-            "{}: no body row is indented, but the lines it replaces and the lines around it are \
-             (with {})",
+            "{}: no body row is indented, but {place} (with {})",
             self.op,
             describe(&self.indent)
         )
@@ -208,7 +238,6 @@ fn leading(line: &str) -> &str {
 pub(crate) fn lost_indentation(hunks: &[Hunk], live: &Text) -> Vec<LostIndentation> {
     let total = live.line_count();
     let staying = super::neighbours::Staying::new(hunks, live);
-    let indented = |line: &str| !leading(line).is_empty();
     // The nearest non-blank line that stays, walking from `n` by `step`.
     let nearest = |mut n: usize, up: bool| -> Option<&str> {
         while n >= 1 && n <= total {
@@ -234,39 +263,88 @@ pub(crate) fn lost_indentation(hunks: &[Hunk], live: &Text) -> Vec<LostIndentati
         if rows.is_empty() || rows.iter().any(|r| indented(r)) {
             continue;
         }
-        let replaced: Vec<&str> = match &hunk.kind {
-            crate::hunk::HunkKind::Replace { range, .. } => (range.start..=range.end)
-                .map(|n| live.line(n))
-                .filter(|l| !l.trim().is_empty())
-                .collect(),
-            _ => Vec::new(),
-        };
         let above = nearest(around.above, true);
         let below = nearest(around.below, false);
-        let context_indented = match replaced.is_empty() {
-            // An insert: both neighbours must be indented.
-            true => above.is_some_and(indented) && below.is_some_and(indented),
-            // A replacement: the lines it replaces, and a neighbour.
-            false => {
-                replaced.iter().all(|l| indented(l))
-                    && (above.is_some_and(indented) || below.is_some_and(indented))
+        let found_here = match &hunk.kind {
+            crate::hunk::HunkKind::Replace { range, body } => {
+                replaced_evidence(*range, body, live, above, below)
             }
+            _ => insert_evidence(above, below),
         };
-        if !context_indented {
-            continue;
+        if let Some((evidence, model)) = found_here {
+            found.push(LostIndentation {
+                op: OpRef::of(hunk),
+                indent: leading(model).to_string(),
+                evidence,
+            });
         }
-        let model = replaced
-            .first()
-            .copied()
-            .or(above)
-            .or(below)
-            .unwrap_or_default();
-        found.push(LostIndentation {
-            op: OpRef::of(hunk),
-            indent: leading(model).to_string(),
-        });
     }
     found
+}
+
+/// Whether `line` starts with whitespace.
+fn indented(line: &str) -> bool {
+    !leading(line).is_empty()
+}
+
+/// The evidence that a replacement's unindented rows belong indented, and
+/// the line whose indentation they lost.
+fn replaced_evidence<'a>(
+    range: crate::document::LineRange,
+    body: &[String],
+    live: &'a Text,
+    above: Option<&str>,
+    below: Option<&str>,
+) -> Option<(IndentEvidence, &'a str)> {
+    let replaced: Vec<&str> = (range.start..=range.end)
+        .map(|n| live.line(n))
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    let first = *replaced.first()?;
+    if !replaced.iter().all(|l| indented(l)) {
+        return None;
+    }
+    if above.is_some_and(indented) || below.is_some_and(indented) {
+        return Some((IndentEvidence::ReplacedAndAround, first));
+    }
+    let enclosed = above.is_some_and(opens_block) || below.is_some_and(closes_block);
+    let one_for_one = enclosed
+        && body.len() == range.len()
+        && body.iter().zip(range.start..=range.end).all(|(row, n)| {
+            super::echo::is_plain(row) || super::slip::close_edit(row, live.line(n))
+        });
+    one_for_one.then_some((IndentEvidence::ReplacedOneForOne, first))
+}
+
+/// The evidence that an insert's unindented rows belong indented, and the
+/// line whose indentation they lost.
+fn insert_evidence<'a>(
+    above: Option<&'a str>,
+    below: Option<&'a str>,
+) -> Option<(IndentEvidence, &'a str)> {
+    let below = below.filter(|l| indented(l))?;
+    let above = above?;
+    if indented(above) {
+        return Some((IndentEvidence::Around, above));
+    }
+    opens_block(above).then_some((IndentEvidence::OpenedBlock, below))
+}
+
+/// Whether `line` ends as a line that opens an indented block does
+/// (`{`, `(`, `[`, `:`, `=>`, ` do`, ` then`), comments aside.
+fn opens_block(line: &str) -> bool {
+    let t = line.trim_end();
+    t.ends_with(['{', '(', '[', ':'])
+        || t.ends_with("=>")
+        || t.ends_with(" do")
+        || t.ends_with(" then")
+}
+
+/// Whether `line` starts as a line that closes a block does (`}`, `)`,
+/// `]`, or the keyword `end`).
+fn closes_block(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with(['}', ')', ']']) || t == "end" || t.starts_with("end ")
 }
 
 /// The op of `hunk` with every non-blank row indented with `indent`.

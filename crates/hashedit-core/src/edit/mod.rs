@@ -50,7 +50,7 @@ pub use failure::{EditFailure, FileEditError, anchor_lines};
 pub use final_newline::FinalNewlineProblem;
 pub use guard::{Guards, Refusal, Suspicion, SyntaxBreak};
 pub use history::{NoHistory, SnapshotHistory, TagCheck};
-pub use indent::{Indent, IndentMismatch, LostIndentation};
+pub use indent::{Indent, IndentEvidence, IndentMismatch, LostIndentation};
 pub use reading::{Reading, ReadingKind};
 pub use repair::Repair;
 pub use report::MAX_SUMMARY_PARTS;

@@ -149,6 +149,14 @@ pub(crate) fn dropped_blanks(hunks: &[Hunk], live: &Text) -> Vec<DroppedBlank> {
     found
 }
 
+/// Whether `row` is a close edit of `line`, indentation aside (both long
+/// enough to compare, likeness at least [`SHIFT_NEAR`]).
+pub(crate) fn close_edit(row: &str, line: &str) -> bool {
+    let (row, line) = (row.trim(), line.trim());
+    let usable = |s: &str| (SHIFT_MIN_ROW_BYTES..=SHIFT_MAX_ROW_BYTES).contains(&s.len());
+    row == line || (usable(row) && usable(line) && likeness(row, line) >= SHIFT_NEAR)
+}
+
 /// Whether each row is its line of `lines` retyped or a close edit of it,
 /// and at least one row changes its line.
 fn edits_one_for_one(body: &[String], lines: LineRange, live: &Text) -> bool {

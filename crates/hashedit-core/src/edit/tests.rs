@@ -559,6 +559,47 @@ fn rows_that_lost_their_indentation_are_refused_with_the_rows_reindented() {
 }
 
 #[test]
+fn rows_that_lost_their_indentation_inside_a_block_with_unindented_edges_are_refused() {
+    // The whole body of a block replaced one for one, between its opener
+    // and its closer: the neighbours are not indented, the block is.
+    let file = "fn f() {\n    let a = 1;\n    let b = 2;\n}\n";
+    let message = refused(file, "PUT 2.=3:\n+let a = 3;\n+let b = 2;");
+    assert!(
+        message.starts_with(
+            "f.go: PUT 2.=3: (document line 2): no body row is indented, but the lines it replaces, \
+             which the rows edit one for one, are (with 4 spaces): written as sent"
+        ),
+        "{message}"
+    );
+    assert!(
+        message.contains("try: PUT 2.=3:\n+    let a = 3;\n+    let b = 2;\n"),
+        "{message}"
+    );
+    // An insert right after the opener, before the block's first line.
+    let message = refused(file, "PUT >1:\n+let c = 0;");
+    assert!(
+        message.starts_with(
+            "f.go: PUT >1: (document line 2): no body row is indented, but it goes into the block \
+             the line above opens, whose lines are (with 4 spaces)"
+        ),
+        "{message}"
+    );
+    assert!(
+        message.contains("try: PUT >1:\n+    let c = 0;\n"),
+        "{message}"
+    );
+    // Real edit (itertools 0.12 peeking_take_while.rs): a continuation line
+    // of a macro call dedented, after a line that opens nothing, at the end
+    // of the file. Written as sent.
+    let file =
+        "peeking_next_by_clone! { [I: Clone]\n                         ::std::iter::Rev<I> }\n";
+    assert_eq!(
+        edit(file, "PUT 2:\n+::std::iter::Rev<I> }").unwrap().bytes,
+        b"peeking_next_by_clone! { [I: Clone]\n::std::iter::Rev<I> }\n"
+    );
+}
+
+#[test]
 fn two_lines_swapped_in_a_one_line_range_are_refused_with_the_range_widened() {
     let file = "x();\nalpha_line();\nbeta_line();\ny();\n";
     let message = refused(file, "PUT 2:\n+beta_line();\n+alpha_line();");
