@@ -118,7 +118,8 @@ impl Roots {
             .map(|ws| {
                 Arc::new(
                     ws.with_max_output_bytes(self.given.max_output_bytes())
-                        .with_tag_scheme(self.given.tag_scheme()),
+                        .with_tag_scheme(self.given.tag_scheme())
+                        .with_protection(self.given.protection().clone()),
                 )
             })
             .unwrap_or_else(|| self.given.clone())

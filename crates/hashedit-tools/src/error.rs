@@ -29,6 +29,9 @@ pub enum ErrorKind {
     PermissionDenied,
     /// The path leaves the workspace root (`..`, absolute, or a symlink).
     PathOutsideWorkspace,
+    /// A write, edit, `REM` or `MV` into a protected path (version-control
+    /// internals, or a `--protect` glob; FORMAT.md §8.5).
+    ProtectedPath,
     /// The file is not valid UTF-8.
     NotUtf8,
     /// The file is binary (NUL bytes, archives, images for edit).
@@ -87,6 +90,7 @@ impl ErrorKind {
             ErrorKind::NotFound => "not_found",
             ErrorKind::PermissionDenied => "permission_denied",
             ErrorKind::PathOutsideWorkspace => "path_outside_workspace",
+            ErrorKind::ProtectedPath => "protected_path",
             ErrorKind::NotUtf8 => "not_utf8",
             ErrorKind::Binary => "binary",
             ErrorKind::UnsupportedEncoding => "unsupported_encoding",

@@ -31,8 +31,10 @@ use hashedit_core::TagScheme;
 
 use crate::error::{ErrorKind, ToolError, ToolResult};
 
+mod protect;
 mod quote;
 
+pub use protect::{DEFAULT_PROTECTED_NAMES, Protected, Protection};
 pub use quote::{display_path, parse_quoted, raw_path};
 
 /// How many symlinks one resolution may follow before it is treated as a
@@ -68,6 +70,8 @@ pub struct Workspace {
     max_output_bytes: usize,
     /// Scheme for snapshot tags.
     tag_scheme: TagScheme,
+    /// Paths writes refuse (FORMAT.md §8.5).
+    protection: Protection,
 }
 
 /// Whether [`Workspace::resolve`] requires the path to exist.
@@ -151,7 +155,41 @@ impl Workspace {
             alias,
             max_output_bytes: hashedit_core::truncate::DEFAULT_MAX_OUTPUT_BYTES,
             tag_scheme: TagScheme::default(),
+            protection: Protection::default(),
         })
+    }
+
+    /// Sets the paths `write` and `edit` refuse (default: version-control
+    /// internals, FORMAT.md §8.5).
+    pub fn with_protection(mut self, protection: Protection) -> Workspace {
+        self.protection = protection;
+        self
+    }
+
+    /// The paths `write` and `edit` refuse.
+    pub fn protection(&self) -> &Protection {
+        &self.protection
+    }
+
+    /// Refuses a write to `resolved` when it is protected (FORMAT.md §8.5):
+    /// its path as written or its canonical target has a protected
+    /// component, so a symlink into `.git/` is caught as well as
+    /// `.git/config` itself.
+    ///
+    /// # Errors
+    /// [`ErrorKind::ProtectedPath`], naming the protected directory or the
+    /// `--protect` glob.
+    pub fn check_writable(&self, resolved: &ResolvedPath) -> ToolResult<()> {
+        let written = raw_path(&resolved.display);
+        let canonical = resolved.target.strip_prefix(&self.root).unwrap_or(Path::new(""));
+        let why = self
+            .protection
+            .check(Path::new(written.as_ref()))
+            .or_else(|| self.protection.check(canonical));
+        match why {
+            Some(why) => Err(protect::protected_error(&resolved.display, &why)),
+            None => Ok(()),
+        }
     }
 
     /// Sets the per-call output budget in bytes; values below 1 become 1.

@@ -10,7 +10,7 @@ use hashedit_tools::args::{
     EditArgs, GlobArgs, GrepArgs, ListDirArgs, OutputMode, ReadFileArgs, WriteArgs,
 };
 use hashedit_tools::tools::EditMode;
-use hashedit_tools::workspace::Workspace;
+use hashedit_tools::workspace::{Protection, Workspace};
 use hashedit_tools::{ErrorKind, Outcome, Session, ToolContext, ToolError, ToolResult, tools};
 use serde_json::json;
 
@@ -20,13 +20,18 @@ use crate::registry::Registry;
 const EXIT_TOOL_ERROR: u8 = 1;
 /// Exit status for a usage error (bad flags, unreadable input).
 const EXIT_USAGE: u8 = 2;
+/// Exit status of a grep or glob that matched nothing (as grep and rg).
+const EXIT_NO_MATCH: u8 = 1;
 
 #[derive(Debug, Parser)]
 #[command(
     name = "hashedit",
     version,
     about = "Read, search and edit files with hashline snapshots: numbered rows under a [path#TAG] header, edited by PUT/CUT documents against the original line numbers.",
-    after_help = "stdout carries the text a model would get, followed by a newline.\nExit status: 0 success, 1 tool error (stale tag, parse error, ...), 2 usage error."
+    after_help = "stdout carries the text a model would get, followed by a newline; errors go to stderr \
+                  (under --json, the one JSON object goes to stdout either way).\n\
+                  Exit status: 0 success (grep/glob: something matched), 1 tool error (stale tag, \
+                  parse error, protected path, ...) or grep/glob matched nothing, 2 usage error."
 )]
 struct Cli {
     /// Workspace root: no path may leave it (default: current directory).
@@ -41,6 +46,14 @@ struct Cli {
     /// Print one JSON object: {"ok","text","data"} or {"ok","error":{"kind","message"}}.
     #[arg(long, global = true)]
     json: bool,
+    /// Also refuse writes and edits to paths matching GLOB (repeatable; a
+    /// glob without '/' matches a name at any depth).
+    #[arg(long, global = true, value_name = "GLOB")]
+    protect: Vec<String>,
+    /// Allow writes and edits inside .git/, .hg/, .svn/ and .jj/ (refused
+    /// by default: a hook or config written there can run code).
+    #[arg(long, global = true)]
+    allow_protected: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -190,7 +203,11 @@ pub fn run() -> ExitCode {
     match execute(cli) {
         Ok(Ok((outcome, kind))) => {
             print_success(&outcome, json_output, kind);
-            ExitCode::SUCCESS
+            if kind == Printed::Search && found_nothing(&outcome) {
+                ExitCode::from(EXIT_NO_MATCH)
+            } else {
+                ExitCode::SUCCESS
+            }
         }
         Ok(Err(error)) => {
             print_failure(&error, json_output);
@@ -208,6 +225,18 @@ pub fn run() -> ExitCode {
 enum Printed {
     Plain,
     Diff,
+    /// grep or glob output: exit 1 when it matched nothing.
+    Search,
+}
+
+/// Whether a grep or glob outcome matched nothing (`files_matched` of
+/// grep, `count` of glob).
+fn found_nothing(outcome: &Outcome) -> bool {
+    let data = &outcome.structured;
+    data.get("files_matched")
+        .or_else(|| data.get("count"))
+        .and_then(serde_json::Value::as_u64)
+        == Some(0)
 }
 
 /// The workspace the global flags describe. `Err` is a usage problem.
@@ -224,10 +253,15 @@ fn workspace(cli: &Cli) -> Result<Workspace, String> {
     if cli.max_output_bytes == 0 {
         return Err("--max-output-bytes must be at least 1".into());
     }
+    let mut protection = Protection::with_globs(&cli.protect).map_err(|e| e.message)?;
+    if cli.allow_protected {
+        protection = protection.without_defaults();
+    }
     match Workspace::new(&root) {
         Ok(ws) => Ok(ws
             .with_tag_scheme(scheme)
-            .with_max_output_bytes(cli.max_output_bytes)),
+            .with_max_output_bytes(cli.max_output_bytes)
+            .with_protection(protection)),
         Err(e) => Err(format!("workspace root {}: {}", root.display(), e.message)),
     }
 }
@@ -307,6 +341,7 @@ fn execute(cli: Cli) -> Result<ToolResult<(Outcome, Printed)>, String> {
 /// Runs one tool command in `cx`. The outer `Err` is a usage problem.
 fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, Printed)>, String> {
     let plain = |r: ToolResult<Outcome>| r.map(|o| (o, Printed::Plain));
+    let search = |r: ToolResult<Outcome>| r.map(|o| (o, Printed::Search));
     Ok(match command {
         Command::Read {
             path,
@@ -330,7 +365,7 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             max_results,
             max_per_file,
             output_mode,
-        } => plain(tools::grep(
+        } => search(tools::grep(
             cx,
             &GrepArgs {
                 pattern,
@@ -353,7 +388,7 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             path,
             hidden,
             max_results,
-        } => plain(tools::glob(
+        } => search(tools::glob(
             cx,
             &GlobArgs {
                 pattern,
@@ -534,13 +569,15 @@ fn print_success(outcome: &Outcome, json_output: bool, printed: Printed) {
     };
 }
 
+/// A tool error: the message on stderr (stdout carries results only, as
+/// grep and git do), or under `--json` the error object on stdout, where a
+/// program reads the one object every call prints.
 fn print_failure(error: &ToolError, json_output: bool) {
-    let mut out = std::io::stdout().lock();
     let _ = if json_output {
         let value = json!({"ok": false, "error": {"kind": error.kind, "message": error.message}});
-        writeln!(out, "{value}")
+        writeln!(std::io::stdout().lock(), "{value}")
     } else {
-        writeln!(out, "{}", error.message)
+        writeln!(std::io::stderr().lock(), "{}", error.message)
     };
 }
 

@@ -100,7 +100,8 @@ impl Refusal {
 }
 
 /// Runs `hashedit --root ROOT edit` with `doc` on stdin and no snapshot
-/// registry; returns the exit status and stdout.
+/// registry; returns the exit status and stdout (stderr when it failed:
+/// errors go there).
 fn edit(root: &Path, doc: &str) -> (Option<i32>, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hashedit"))
         .arg("--root")
@@ -120,7 +121,12 @@ fn edit(root: &Path, doc: &str) -> (Option<i32>, String) {
         .write_all(doc.as_bytes())
         .unwrap();
     let out = child.wait_with_output().unwrap();
-    (out.status.code(), String::from_utf8(out.stdout).unwrap())
+    let printed = if out.status.success() {
+        out.stdout
+    } else {
+        out.stderr
+    };
+    (out.status.code(), String::from_utf8(printed).unwrap())
 }
 
 /// The section header naming `text` as the snapshot of `path`.

@@ -41,6 +41,11 @@ fn stdout(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()
 }
 
+/// What a failing command printed: errors go to stderr.
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).unwrap()
+}
+
 fn workspace(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     for (name, content) in files {
@@ -106,8 +111,9 @@ fn stale_tag_exits_one_with_a_live_snapshot_and_writes_nothing() {
     let out = hashedit(dir.path(), &["edit"], Some("[f.txt#DEAD]\nPUT 1:\n+x\n"));
     assert_eq!(out.status.code(), Some(1));
     let live = hashedit_core::TagScheme::Rho.tag_of(b"alpha\n");
+    assert_eq!(stdout(&out), "");
     assert_eq!(
-        stdout(&out),
+        stderr(&out),
         format!(
             "f.txt: snapshot tag DEAD is stale: the file's tag is now {live} (it changed since that \
              snapshot, or the tag was mistyped); nothing was written. Retry with the header and line numbers of the live snapshot below\n\nLive snapshot \
@@ -263,9 +269,9 @@ fn block_ops_resolve_with_the_bundled_grammars() {
     );
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        stdout(&out).contains("single line; use PUT 2:"),
+        stderr(&out).contains("single line; use PUT 2:"),
         "{}",
-        stdout(&out)
+        stderr(&out)
     );
 }
 

@@ -170,6 +170,37 @@ fn survives_garbage_and_a_huge_line() {
 }
 
 #[test]
+fn protected_paths_are_refused_unless_the_server_allows_them() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    std::fs::write(dir.path().join(".git/config"), "a\n").unwrap();
+    let root = root_arg(dir.path());
+    let mut server = Server::start(&["mcp", "--root", &root]);
+    server.initialize();
+    let write = server.call(1, "write", json!({"path": ".git/config", "content": "b\n"}));
+    assert_eq!(write["isError"], true, "{write}");
+    assert_eq!(
+        write["_meta"]["io.github.hashedit/result"],
+        json!({"kind": "protected_path"})
+    );
+    assert!(server.close().success());
+    assert_eq!(std::fs::read_to_string(dir.path().join(".git/config")).unwrap(), "a\n");
+
+    let mut server = Server::start(&["mcp", "--allow-protected", "--protect", "*.lock", "--root", &root]);
+    server.initialize();
+    let write = server.call(1, "write", json!({"path": ".git/config", "content": "b\n"}));
+    assert_eq!(write["isError"], false, "{write}");
+    let write = server.call(2, "write", json!({"path": "Cargo.lock", "content": "x\n"}));
+    assert_eq!(
+        write["_meta"]["io.github.hashedit/result"],
+        json!({"kind": "protected_path"})
+    );
+    assert!(server.close().success());
+    assert_eq!(std::fs::read_to_string(dir.path().join(".git/config")).unwrap(), "b\n");
+    assert!(!dir.path().join("Cargo.lock").exists());
+}
+
+#[test]
 fn read_only_flag_and_global_options_apply() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("h.txt"), "hello\n").unwrap();

@@ -56,7 +56,7 @@ pub fn looks_like_read_output(content: &str) -> bool {
 /// chain snapshot (head 28 + tail 8 rows; whole file up to 36 lines) under
 /// the new tag. Structured data: `{"path","tag","created","bytes","lines"}`.
 ///
-/// Errors: `LooksLikeReadOutput`, `StaleTag` (with `tag` given and the live
+/// Errors: `ProtectedPath` (FORMAT.md §8.5), `LooksLikeReadOutput`, `StaleTag` (with `tag` given and the live
 /// file changed), `InvalidArguments` (malformed `tag`), `TooLarge`,
 /// `PermissionDenied`, `PathOutsideWorkspace`, `NotARegularFile`,
 /// `Conflict`, `LockTimeout`, `Io`.
@@ -64,6 +64,7 @@ pub fn write(cx: &ToolContext, args: &WriteArgs) -> ToolResult<Outcome> {
     let ws = cx.ws;
     let expected_tag = expected_tag(args.tag.as_deref())?;
     let resolved = ws.resolve(&args.path, Resolve::MayCreate)?;
+    ws.check_writable(&resolved)?;
     let display = resolved.display.clone();
     check_content(&args.content, &display)?;
     let bytes = args.content.as_bytes();

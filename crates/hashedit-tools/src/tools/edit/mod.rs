@@ -71,6 +71,8 @@ pub enum EditMode {
 /// caller without one).
 ///
 /// Errors: `ParseError`, `NotFound` (edit never creates files),
+/// `ProtectedPath` (a file or `MV` destination in a protected path,
+/// FORMAT.md §8.5),
 /// `DuplicatePath`, `PathOutsideWorkspace`, `NotARegularFile`, `Binary`,
 /// `NotUtf8`, `UnsupportedEncoding`, `TooLarge`, `StaleTag`,
 /// `LineOutOfRange`, `OverlappingOps`, `UnresolvedBlock`, `RegisterError`,

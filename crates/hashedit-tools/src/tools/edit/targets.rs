@@ -85,9 +85,11 @@ pub(super) fn resolve_targets(cx: &ToolContext, sections: &[Section]) -> ToolRes
                 e
             }
         })?;
+        ws.check_writable(&path)?;
         let dest = match section.file_op().map(|op| &op.kind) {
             Some(OpKind::Move { dest }) => {
                 let resolved = ws.resolve(dest, Resolve::MayCreate)?;
+                ws.check_writable(&resolved)?;
                 if resolved.target == path.target {
                     return Err(ToolError::new(
                         ErrorKind::InvalidArguments,

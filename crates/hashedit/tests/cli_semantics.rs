@@ -1,0 +1,144 @@
+//! End-to-end tests of the command line's file and search semantics: each
+//! case a kind of bug public reports of agent edit tools showed, pinned by
+//! its exact stdout, stderr, exit status and file bytes.
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// What one run of the binary printed and returned.
+#[derive(Debug)]
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `hashedit --root ROOT ARGS…` with `stdin` piped in.
+fn run(root: &Path, args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hashedit"))
+        .arg("--root")
+        .arg(root)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env("NO_COLOR", "1")
+        .env("HASHEDIT_REGISTRY", "off")
+        .spawn()
+        .expect("hashedit runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn workspace(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, content) in files {
+        let path = dir.path().join(name);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, content).unwrap();
+    }
+    dir
+}
+
+fn tag(bytes: &[u8]) -> String {
+    hashedit_core::TagScheme::Rho.tag_of(bytes).to_string()
+}
+
+const GIT_REFUSAL: &str = "is inside .git/, version-control internals, which hashedit never writes \
+     (a hook or config written there can run code); nothing was written. Reading it is allowed; to \
+     change it, do it yourself, or run hashedit with --allow-protected";
+
+#[test]
+fn writes_into_version_control_internals_are_refused() {
+    let config = "[core]\n\tbare = false\n";
+    let dir = workspace(&[(".git/config", config), ("a.txt", "a\n")]);
+    let root = dir.path();
+    std::os::unix::fs::symlink(".git", root.join("gitdir")).unwrap();
+    std::os::unix::fs::symlink(".git/config", root.join("cfg")).unwrap();
+
+    let out = run(root, &["write", ".git/config"], "[core]\n\tfsmonitor = evil\n");
+    assert_eq!(out.code, Some(1));
+    assert_eq!(out.stdout, "");
+    assert_eq!(out.stderr, format!(".git/config {GIT_REFUSAL}\n"));
+    // Through a symlinked directory, a symlinked file, a hooks path that
+    // does not exist yet, and a case variant.
+    for (path, shown, name) in [
+        ("gitdir/config", "gitdir/config", ".git"),
+        ("cfg", "cfg", ".git"),
+        (".git/hooks/pre-commit", ".git/hooks/pre-commit", ".git"),
+        (".GIT/hooks/pre-commit", ".GIT/hooks/pre-commit", ".GIT"),
+        ("sub/.jj/repo", "sub/.jj/repo", ".jj"),
+    ] {
+        let out = run(root, &["write", path], "x\n");
+        assert_eq!(out.code, Some(1), "{path}");
+        assert_eq!(
+            out.stderr,
+            format!("{shown} {}\n", GIT_REFUSAL.replacen(".git/", &format!("{name}/"), 1)),
+            "{path}"
+        );
+    }
+    assert_eq!(fs::read_to_string(root.join(".git/config")).unwrap(), config);
+    assert!(!root.join(".git/hooks").exists());
+    assert!(!root.join(".GIT").exists());
+
+    // edit, REM and MV (either end) are refused the same way, with --json
+    // carrying the kind.
+    let t = tag(config.as_bytes());
+    let at = tag(b"a\n");
+    for doc in [
+        format!("[.git/config#{t}]\nPUT 1:\n+[user]\n"),
+        format!("[.git/config#{t}]\nREM\n"),
+        format!("[.git/config#{t}]\nMV config.bak\n"),
+        format!("[a.txt#{at}]\nMV .git/hooks/post-checkout\n"),
+    ] {
+        let out = run(root, &["--json", "edit"], &doc);
+        assert_eq!(out.code, Some(1), "{doc}");
+        let value: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!(value["error"]["kind"], "protected_path", "{doc}");
+    }
+    assert_eq!(fs::read_to_string(root.join(".git/config")).unwrap(), config);
+    assert_eq!(fs::read_to_string(root.join("a.txt")).unwrap(), "a\n");
+
+    // Reading stays allowed.
+    let out = run(root, &["read", ".git/config"], "");
+    assert_eq!(out.code, Some(0));
+    assert_eq!(out.stdout, format!("[.git/config#{t}]\n1:[core]\n2:\tbare = false\n"));
+}
+
+#[test]
+fn allow_protected_and_protect_globs_configure_the_set() {
+    let dir = workspace(&[(".git/config", "a\n"), ("keys/id.pem", "k\n")]);
+    let root = dir.path();
+    let out = run(root, &["--allow-protected", "write", ".git/config"], "b\n");
+    assert_eq!(out.code, Some(0));
+    assert!(out.stdout.starts_with("replaced .git/config\n\n[.git/config#"));
+    assert_eq!(fs::read_to_string(root.join(".git/config")).unwrap(), "b\n");
+
+    let out = run(root, &["--protect", "*.pem", "write", "keys/id.pem"], "x\n");
+    assert_eq!(out.code, Some(1));
+    assert_eq!(
+        out.stderr,
+        "keys/id.pem is protected by --protect *.pem; nothing was written. Reading it is allowed; run \
+         hashedit without that --protect to change it\n"
+    );
+    assert_eq!(fs::read_to_string(root.join("keys/id.pem")).unwrap(), "k\n");
+
+    let out = run(root, &["--protect", "a[", "ls"], "");
+    assert_eq!(out.code, Some(2));
+    assert_eq!(
+        out.stderr,
+        "hashedit: --protect a[: not a glob pattern (unclosed character class; missing ']')\n"
+    );
+}
