@@ -37,14 +37,40 @@ pub struct GrepArgs {
     /// Also search hidden files and directories.
     pub include_hidden: Option<bool>,
     /// Cap on results: matching lines in content mode, files otherwise
-    /// (default 200, at most 1000).
+    /// (default 200).
     #[schemars(range(min = 1))]
     pub max_results: Option<usize>,
-    /// Cap on matching lines shown per file (default 10, at most 100).
+    /// Cap on matching lines shown per file (default 10).
     #[schemars(range(min = 1))]
     pub max_per_file: Option<usize>,
     /// `content` (default), `files_with_matches` or `count`.
     pub output_mode: Option<OutputMode>,
+    /// Also search files that ignore rules (`.gitignore`, `.ignore`, git
+    /// excludes) skip (default false; FORMAT.md §8.1).
+    pub no_ignore: Option<bool>,
+    /// More path globs, each like `glob` (a leading `!` excludes): a file
+    /// is searched when it matches every `!` glob's negation and, if any
+    /// positive glob is given (here or in `glob`), at least one of them.
+    /// The CLI's repeated `--glob`; not part of the MCP schema.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub more_globs: Vec<String>,
+    /// Lines of context shown around each match in content mode, as read
+    /// rows (`N:text`). The CLI's `-B`/`-A`/`-C`; not part of the MCP
+    /// schema.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub context: ContextLines,
+}
+
+/// Lines of context around a grep match: `before` lines above it and
+/// `after` below (both 0 by default).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ContextLines {
+    /// Lines shown before each match.
+    pub before: usize,
+    /// Lines shown after each match.
+    pub after: usize,
 }
 
 /// How grep reports matches.
@@ -84,9 +110,11 @@ pub struct GlobArgs {
     pub path: Option<String>,
     /// Also list hidden files and directories.
     pub include_hidden: Option<bool>,
-    /// Cap on paths listed (default 200, at most 1000).
+    /// Cap on paths listed (default 200).
     #[schemars(range(min = 1))]
     pub max_results: Option<usize>,
+    /// Also list files that ignore rules skip (default false).
+    pub no_ignore: Option<bool>,
 }
 
 /// `list_dir` arguments.

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use hashedit_core::TagScheme;
 use hashedit_tools::args::{
-    EditArgs, GlobArgs, GrepArgs, ListDirArgs, OutputMode, ReadFileArgs, WriteArgs,
+    ContextLines, EditArgs, GlobArgs, GrepArgs, ListDirArgs, OutputMode, ReadFileArgs, WriteArgs,
 };
 use hashedit_tools::tools::EditMode;
 use hashedit_tools::workspace::{Protection, Workspace};
@@ -96,12 +96,28 @@ enum Command {
         pattern: String,
         /// Directory or file to search (default: the workspace root).
         path: Option<String>,
-        /// Only files whose path matches this glob.
-        #[arg(long)]
-        glob: Option<String>,
+        /// Only files whose path matches this glob (repeatable; a leading '!'
+        /// excludes, as in rg -g).
+        #[arg(long, short = 'g', value_name = "GLOB")]
+        glob: Vec<String>,
         /// Treat the pattern as literal text.
-        #[arg(long)]
+        #[arg(long, short = 'F', visible_alias = "fixed-strings")]
         literal: bool,
+        /// Accepted for grep/rg habits: rows always carry line numbers.
+        #[arg(short = 'n', long = "line-number")]
+        line_number: bool,
+        /// Show N lines after each match, as read rows (N:text).
+        #[arg(short = 'A', long = "after-context", value_name = "N")]
+        after_context: Option<usize>,
+        /// Show N lines before each match, as read rows (N:text).
+        #[arg(short = 'B', long = "before-context", value_name = "N")]
+        before_context: Option<usize>,
+        /// Show N lines before and after each match (-A and -B win over it).
+        #[arg(short = 'C', long = "context", value_name = "N")]
+        context: Option<usize>,
+        /// Also search files that .gitignore/.ignore rules skip.
+        #[arg(long)]
+        no_ignore: bool,
         /// Ignore case.
         #[arg(short = 'i', long = "ignore-case")]
         ignore_case: bool,
@@ -127,6 +143,9 @@ enum Command {
         /// Include hidden files and directories.
         #[arg(long)]
         hidden: bool,
+        /// Also list files that .gitignore/.ignore rules skip.
+        #[arg(long)]
+        no_ignore: bool,
         /// Cap on paths listed.
         #[arg(long)]
         max_results: Option<usize>,
@@ -360,6 +379,11 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             path,
             glob,
             literal,
+            line_number: _,
+            after_context,
+            before_context,
+            context,
+            no_ignore,
             ignore_case,
             hidden,
             max_results,
@@ -370,7 +394,13 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             &GrepArgs {
                 pattern,
                 path,
-                glob,
+                glob: None,
+                more_globs: glob,
+                context: ContextLines {
+                    before: before_context.or(context).unwrap_or(0),
+                    after: after_context.or(context).unwrap_or(0),
+                },
+                no_ignore: Some(no_ignore),
                 literal: Some(literal),
                 case_sensitive: Some(!ignore_case),
                 include_hidden: Some(hidden),
@@ -387,6 +417,7 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             pattern,
             path,
             hidden,
+            no_ignore,
             max_results,
         } => search(tools::glob(
             cx,
@@ -394,6 +425,7 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
                 pattern,
                 path,
                 include_hidden: Some(hidden),
+                no_ignore: Some(no_ignore),
                 max_results,
             },
         )),

@@ -1,16 +1,17 @@
 //! The `glob` tool and the path glob it shares with `grep`'s filter.
 
 use std::ops::ControlFlow;
+use std::path::Path;
 
-use globset::{GlobBuilder, GlobMatcher};
+use globset::{GlobBuilder, GlobMatcher, GlobSetBuilder};
 use hashedit_core::truncate::truncate_to_budget;
 use serde_json::json;
 
 use super::budget::{fit, listing_tail, render_listing};
-use super::walk::{WalkItem, check_target, visit_files};
+use super::walk::{Hidden, IgnoreRules, WalkItem, WalkRules, check_target, visit_counting_ignored};
 use super::{
-    DEFAULT_MAX_RESULTS, Limits, MAX_RESULTS_CEILING, OUTPUT_BUDGET, SearchOptions, SearchScope,
-    Stop, budget_reason, clamp_cap, plural, unreadable_dirs_reason, with_reasons, workspace_path,
+    DEFAULT_MAX_RESULTS, Limits, OUTPUT_BUDGET, SearchOptions, SearchScope, Stop, budget_reason,
+    clamp_cap, ignored_reason, plural, unreadable_dirs_reason, with_reasons, workspace_path,
 };
 use crate::args::GlobArgs;
 use crate::error::{ErrorKind, ToolError, ToolResult};
@@ -72,6 +73,110 @@ impl PathGlob {
     }
 }
 
+/// The hidden-entry rule for a walk over `patterns` (FORMAT.md §8.1):
+/// `include_hidden` includes every hidden entry; otherwise a segment of a
+/// positive pattern that starts with a literal `.` (`.github` in
+/// `.github/workflows/*.yml`, `.eslintrc.json`, `.env*`) names the hidden
+/// entries it matches, which are then walked.
+pub(crate) fn hidden_rule<'p>(
+    include_hidden: bool,
+    patterns: impl IntoIterator<Item = &'p str>,
+) -> Hidden {
+    if include_hidden {
+        return Hidden::Include;
+    }
+    let mut names = GlobSetBuilder::new();
+    let mut any = false;
+    for pattern in patterns {
+        if pattern.starts_with('!') {
+            continue;
+        }
+        for segment in pattern.split('/').filter(|s| s.starts_with('.') && *s != "." && *s != "..") {
+            if let Ok(glob) = GlobBuilder::new(segment).literal_separator(true).build() {
+                names.add(glob);
+                any = true;
+            }
+        }
+    }
+    match names.build() {
+        Ok(set) if any => Hidden::Named(set),
+        _ => Hidden::Skip,
+    }
+}
+
+/// The leading directories of `pattern` that hold no glob syntax and
+/// exist below `target` as real directories (no symlink), `/`-joined;
+/// empty when there are none. The last segment is never included: it is
+/// what is matched.
+fn literal_prefix(target: &Path, pattern: &str) -> String {
+    if !pattern.contains('/') || pattern.starts_with('!') {
+        return String::new();
+    }
+    let segments: Vec<&str> = pattern.split('/').collect();
+    let mut prefix = String::new();
+    let mut dir = target.to_path_buf();
+    for segment in &segments[..segments.len() - 1] {
+        let literal = !segment.is_empty()
+            && *segment != "."
+            && *segment != ".."
+            && !segment.contains(['*', '?', '[', '{', '\\']);
+        if !literal {
+            break;
+        }
+        dir.push(segment);
+        if !std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) {
+            break;
+        }
+        if !prefix.is_empty() {
+            prefix.push('/');
+        }
+        prefix.push_str(segment);
+    }
+    prefix
+}
+
+/// `prefix` and a path relative to it, `/`-joined.
+fn join_relative(prefix: &str, relative: &str) -> String {
+    match (prefix.is_empty(), relative.is_empty()) {
+        (true, _) => relative.to_string(),
+        (false, true) => prefix.to_string(),
+        (false, false) => format!("{prefix}/{relative}"),
+    }
+}
+
+/// Several path globs as one filter: every `!` glob must let the path
+/// through, and when any positive glob is given, one of them must match
+/// (ripgrep's repeated `-g`).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct GlobFilter {
+    positive: Vec<PathGlob>,
+    negative: Vec<PathGlob>,
+}
+
+impl GlobFilter {
+    /// Compiles `patterns` (each as [`PathGlob::compile`]).
+    ///
+    /// Errors: the first pattern's [`ErrorKind::InvalidArguments`].
+    pub(crate) fn compile<'p>(patterns: impl IntoIterator<Item = &'p str>) -> ToolResult<GlobFilter> {
+        let mut filter = GlobFilter::default();
+        for pattern in patterns {
+            let glob = PathGlob::compile(pattern)?;
+            if glob.exclude {
+                filter.negative.push(glob);
+            } else {
+                filter.positive.push(glob);
+            }
+        }
+        Ok(filter)
+    }
+
+    /// Whether `relative` passes the filter.
+    pub(crate) fn matches(&self, relative: &str) -> bool {
+        self.negative.iter().all(|g| g.matches(relative))
+            && (self.positive.is_empty() || self.positive.iter().any(|g| g.matches(relative)))
+    }
+}
+
 /// Entries a glob walk met but did not list.
 #[derive(Debug, Default, Clone, Copy)]
 struct GlobSkipped {
@@ -81,6 +186,8 @@ struct GlobSkipped {
     unreadable_dirs: usize,
     /// Other entries that could not be examined.
     unreadable: usize,
+    /// Entries (a directory counts once) that ignore rules kept out.
+    ignored: usize,
 }
 
 impl GlobSkipped {
@@ -101,6 +208,7 @@ impl GlobSkipped {
             special,
             unreadable_dirs_reason(self.unreadable_dirs),
             entries,
+            ignored_reason(self.ignored),
         ]
         .into_iter()
         .flatten()
@@ -114,7 +222,8 @@ impl GlobSkipped {
 /// target is a regular file, its workspace-relative path is matched and
 /// listed if it fits. Printed paths are workspace-relative (improvement
 /// over Rho, which prints them relative to the target).
-/// `max_results` defaults to 200 and is clamped to 1..=1000.
+/// `max_results` defaults to 200 (at least 1; never lowered); the result
+/// cap is reported only when a path beyond it exists.
 ///
 /// Text: paths one per line, spelled by
 /// [`crate::workspace::display_path`] (quoted and escaped when they hold a
@@ -151,48 +260,64 @@ pub fn glob_with(
     options: &SearchOptions,
 ) -> ToolResult<Outcome> {
     let pattern = PathGlob::compile(&args.pattern)?;
-    let max_results = clamp_cap(args.max_results, DEFAULT_MAX_RESULTS, MAX_RESULTS_CEILING);
+    let max_results = clamp_cap(args.max_results, DEFAULT_MAX_RESULTS);
     check_target(scope.target, scope.display)?;
     let base = raw_path(scope.display);
     let limits = Limits::start(options);
     let mut paths = Vec::new();
     let mut skipped = GlobSkipped::default();
-    let stop = visit_files(
-        scope.target,
-        args.include_hidden.unwrap_or(false),
-        &limits,
-        |item| {
-            let (file, special) = match item {
-                WalkItem::File(file) => (file, false),
-                WalkItem::Special(file) => (file, true),
-                WalkItem::Unreadable { directory } => {
-                    if directory {
-                        skipped.unreadable_dirs += 1;
-                    } else {
-                        skipped.unreadable += 1;
-                    }
-                    return ControlFlow::Continue(());
-                }
-            };
-            let matched = if file.relative.is_empty() {
-                pattern.matches(&base)
-            } else {
-                pattern.matches(&file.relative)
-            };
-            if !matched {
-                return ControlFlow::Continue(());
-            }
-            if special {
-                skipped.special += 1;
-                return ControlFlow::Continue(());
-            }
-            paths.push(workspace_path(&base, &file.relative));
-            if paths.len() >= max_results {
-                return ControlFlow::Break(Stop::ResultLimit);
-            }
-            ControlFlow::Continue(())
+    let rules = WalkRules {
+        hidden: hidden_rule(args.include_hidden.unwrap_or(false), [args.pattern.as_str()]),
+        ignore: if args.no_ignore.unwrap_or(false) {
+            IgnoreRules::Off
+        } else {
+            IgnoreRules::Honour
         },
-    );
+    };
+    // A pattern that starts with literal directories (`build/**`,
+    // `.github/workflows/*.yml`) is walked from there: a directory the
+    // pattern names is searched even when ignore rules or the hidden rule
+    // would skip it from the top (FORMAT.md §8.1).
+    let prefix = literal_prefix(scope.target, &args.pattern);
+    let walk_root = if prefix.is_empty() {
+        scope.target.to_path_buf()
+    } else {
+        scope.target.join(&prefix)
+    };
+    let (stop, ignored) = visit_counting_ignored(&walk_root, &rules, &limits, |item| {
+        let (file, special) = match item {
+            WalkItem::File(file) => (file, false),
+            WalkItem::Special(file) => (file, true),
+            WalkItem::Unreadable { directory } => {
+                if directory {
+                    skipped.unreadable_dirs += 1;
+                } else {
+                    skipped.unreadable += 1;
+                }
+                return ControlFlow::Continue(());
+            }
+        };
+        let relative = join_relative(&prefix, &file.relative);
+        let matched = if relative.is_empty() {
+            pattern.matches(&base)
+        } else {
+            pattern.matches(&relative)
+        };
+        if !matched {
+            return ControlFlow::Continue(());
+        }
+        if special {
+            skipped.special += 1;
+            return ControlFlow::Continue(());
+        }
+        // One path past the cap proves there is more to see.
+        if paths.len() == max_results {
+            return ControlFlow::Break(Stop::ResultLimit);
+        }
+        paths.push(workspace_path(&base, &relative));
+        ControlFlow::Continue(())
+    });
+    skipped.ignored = ignored;
 
     let summary = |shown: usize, cut: bool| {
         let mut reasons = Vec::new();
@@ -244,6 +369,7 @@ pub fn glob_with(
             "special": skipped.special,
             "unreadable_dirs": skipped.unreadable_dirs,
             "unreadable": skipped.unreadable,
+            "ignored": skipped.ignored,
         },
     });
     Ok(Outcome::new(

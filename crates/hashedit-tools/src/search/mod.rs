@@ -45,12 +45,8 @@ pub use list_dir::{list_dir, list_dir_with};
 /// Default cap on results for `grep` (matching lines in content mode, files
 /// otherwise) and `glob` (paths) (reference-rho.md §4, §10).
 pub const DEFAULT_MAX_RESULTS: usize = 200;
-/// Largest `max_results` honoured; larger requests are clamped to it.
-pub const MAX_RESULTS_CEILING: usize = 1_000;
 /// Default cap on matching lines shown per file by `grep`.
 pub const DEFAULT_MAX_PER_FILE: usize = 10;
-/// Largest `max_per_file` honoured; larger requests are clamped to it.
-pub const MAX_PER_FILE_CEILING: usize = 100;
 /// Files larger than this many bytes (5 MiB) are skipped by `grep`.
 pub const MAX_GREP_FILE_BYTES: u64 = 5 * 1024 * 1024;
 /// Characters of a matching line shown by `grep` before it is cut with `…`.
@@ -228,9 +224,21 @@ impl Limits {
     }
 }
 
-/// Clamps a caller's cap into `1..=ceiling`, `default` when absent.
-pub(crate) fn clamp_cap(value: Option<usize>, default: usize, ceiling: usize) -> usize {
-    value.unwrap_or(default).clamp(1, ceiling)
+/// A caller's cap, `default` when absent, at least 1. A cap the caller
+/// raised is honoured as given (the output budget still bounds the
+/// reply), never lowered behind their back.
+pub(crate) fn clamp_cap(value: Option<usize>, default: usize) -> usize {
+    value.unwrap_or(default).max(1)
+}
+
+/// The reason given for entries ignore rules kept out of a search.
+pub(crate) fn ignored_reason(n: usize) -> Option<String> {
+    (n > 0).then(|| {
+        format!(
+            "{} skipped by .gitignore/.ignore rules, which no_ignore lifts",
+            plural(n, "entry", "entries")
+        )
+    })
 }
 
 /// `"1 file"`, `"2 files"`.

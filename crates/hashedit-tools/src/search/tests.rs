@@ -1,11 +1,13 @@
 use super::*;
 
 #[test]
-fn caps_clamp_into_range() {
-    assert_eq!(clamp_cap(None, 200, 1000), 200);
-    assert_eq!(clamp_cap(Some(0), 200, 1000), 1);
-    assert_eq!(clamp_cap(Some(5000), 200, 1000), 1000);
-    assert_eq!(clamp_cap(Some(7), 10, 100), 7);
+fn caps_default_and_are_never_lowered() {
+    assert_eq!(clamp_cap(None, 200), 200);
+    assert_eq!(clamp_cap(Some(0), 200), 1);
+    // A cap the caller raised is honoured (code_puppy #903: it was clamped
+    // at 1000 while the footer still said to raise it).
+    assert_eq!(clamp_cap(Some(5000), 200), 5000);
+    assert_eq!(clamp_cap(Some(7), 10), 7);
 }
 
 #[test]

@@ -25,10 +25,14 @@
 //! filtering: the caller named it. Any other target that is not a
 //! directory is refused up front by [`check_target`].
 
+use std::collections::HashSet;
 use std::ops::ControlFlow;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-use ignore::WalkBuilder;
+use globset::GlobSet;
+use ignore::{DirEntry, WalkBuilder};
 
 use super::{Limits, Stop};
 use crate::error::{ToolError, ToolResult};
@@ -79,66 +83,153 @@ pub(crate) enum WalkItem {
     },
 }
 
+/// Which hidden (dot) entries a walk enters and yields.
+#[derive(Debug, Clone)]
+pub(crate) enum Hidden {
+    /// None (the default).
+    Skip,
+    /// All of them (`include_hidden`).
+    Include,
+    /// Only those whose name matches the set: the dot-led literal segments
+    /// of a glob (`.github`, `.eslintrc.json`) name hidden entries, so they
+    /// are found without `include_hidden` (FORMAT.md §8.1).
+    Named(GlobSet),
+}
+
+/// Whether a walk honours ignore rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum IgnoreRules {
+    /// `.gitignore`, `.ignore`, git excludes and the global gitignore.
+    Honour,
+    /// Nothing is ignored (`no_ignore`).
+    Off,
+}
+
+/// The filters of a walk.
+#[derive(Debug, Clone)]
+pub(crate) struct WalkRules {
+    pub(crate) hidden: Hidden,
+    pub(crate) ignore: IgnoreRules,
+}
+
+impl From<bool> for WalkRules {
+    /// Hidden entries included or skipped, ignore rules honoured.
+    fn from(include_hidden: bool) -> WalkRules {
+        WalkRules {
+            hidden: if include_hidden {
+                Hidden::Include
+            } else {
+                Hidden::Skip
+            },
+            ignore: IgnoreRules::Honour,
+        }
+    }
+}
+
+impl WalkRules {
+    /// Whether the hidden-entry rule lets `entry` through.
+    fn admits(&self, entry: &DirEntry) -> bool {
+        let name = entry.file_name();
+        if entry.depth() == 0 || !name.as_encoded_bytes().starts_with(b".") {
+            return true;
+        }
+        match &self.hidden {
+            Hidden::Skip => false,
+            Hidden::Include => true,
+            Hidden::Named(names) => names.is_match(name),
+        }
+    }
+
+    /// The walker over `target` under these rules.
+    fn builder(&self, target: &Path, ignore: IgnoreRules) -> WalkBuilder {
+        let honour = ignore == IgnoreRules::Honour;
+        let mut builder = WalkBuilder::new(target);
+        builder
+            .follow_links(false)
+            .require_git(false)
+            .hidden(false)
+            .ignore(honour)
+            .git_ignore(honour)
+            .git_global(honour)
+            .git_exclude(honour)
+            .parents(honour)
+            .sort_by_file_name(|a, b| a.cmp(b));
+        builder
+    }
+}
+
+/// `.git` directories and hashedit's temp leftovers are never walked.
+fn never_walked(entry: &DirEntry) -> bool {
+    entry.depth() > 0
+        && (entry.file_name() == ".git"
+            || (entry.file_type().is_some_and(|t| t.is_file()) && is_temp_leftover(entry.file_name())))
+}
+
 /// Walks `target`, calling `visit` for every regular file, special file
 /// and unreadable entry in order. Returns why the walk ended early, or
 /// `None` when it completed. A `Break` from `visit` ends the walk with that
 /// reason. A target that is neither a directory nor a regular file yields
-/// nothing ([`check_target`] refuses it first).
+/// nothing ([`check_target`] refuses it first). `rules` is a
+/// [`WalkRules`] (or a bool: include hidden entries, ignore rules honoured).
+#[cfg(test)]
 pub(crate) fn visit_files(
     target: &Path,
-    include_hidden: bool,
+    rules: impl Into<WalkRules>,
+    limits: &Limits,
+    visit: impl FnMut(WalkItem) -> ControlFlow<Stop>,
+) -> Option<Stop> {
+    visit_counting_ignored(target, &rules.into(), limits, visit).0
+}
+
+/// [`visit_files`], also returning how many entries ignore rules kept out
+/// of a walk that completed (0 when it stopped early, when rules are off,
+/// or for a file target). An ignored directory counts once, whatever it
+/// holds: it was never entered.
+pub(crate) fn visit_counting_ignored(
+    target: &Path,
+    rules: &WalkRules,
     limits: &Limits,
     mut visit: impl FnMut(WalkItem) -> ControlFlow<Stop>,
-) -> Option<Stop> {
+) -> (Option<Stop>, usize) {
     let Ok(metadata) = std::fs::symlink_metadata(target) else {
-        return None;
+        return (None, 0);
     };
     if metadata.file_type().is_file() {
         if let Some(stop) = limits.check() {
-            return Some(stop);
+            return (Some(stop), 0);
         }
         let item = WalkItem::File(WalkedFile {
             absolute: target.to_path_buf(),
             relative: String::new(),
         });
-        return visit(item).break_value();
+        return (visit(item).break_value(), 0);
     }
     if !metadata.is_dir() {
-        return None;
+        return (None, 0);
     }
-
-    let mut builder = WalkBuilder::new(target);
-    builder
-        .follow_links(false)
-        .require_git(false)
-        .hidden(!include_hidden)
-        .ignore(true)
-        .git_ignore(true)
-        .git_global(true)
-        .git_exclude(true)
-        .parents(true)
-        .filter_entry(|entry| {
-            entry.depth() == 0
-                || (entry.file_name() != ".git"
-                    && !(entry.file_type().is_some_and(|t| t.is_file())
-                        && is_temp_leftover(entry.file_name())))
-        })
-        .sort_by_file_name(|a, b| a.cmp(b));
+    let counting = rules.ignore == IgnoreRules::Honour;
+    let mut walked: HashSet<PathBuf> = HashSet::new();
+    let mut builder = rules.builder(target, rules.ignore);
+    let admit = rules.clone();
+    builder.filter_entry(move |entry| !never_walked(entry) && admit.admits(entry));
 
     let mut seen = 0usize;
     for entry in builder.build() {
         if let Some(stop) = limits.check() {
-            return Some(stop);
+            return (Some(stop), 0);
         }
         seen += 1;
         if seen > limits.max_entries {
-            return Some(Stop::ScanLimit);
+            return (Some(Stop::ScanLimit), 0);
         }
         let item = match entry {
             Ok(entry) => {
                 let Some(file_type) = entry.file_type() else {
                     continue;
                 };
+                if counting {
+                    walked.insert(entry.path().to_path_buf());
+                }
                 // Directories are entered, symlinks never yielded.
                 if file_type.is_dir() || file_type.is_symlink() {
                     continue;
@@ -165,10 +256,46 @@ pub(crate) fn visit_files(
             Err(_) => continue,
         };
         if let ControlFlow::Break(stop) = visit(item) {
-            return Some(stop);
+            return (Some(stop), 0);
         }
     }
-    None
+    let ignored = if counting {
+        count_ignored(target, rules, limits, walked)
+    } else {
+        0
+    };
+    (None, ignored)
+}
+
+/// Entries directly inside the directories of `walked` (every path the
+/// rule-honouring walk met) that the walk without ignore rules meets and
+/// the first did not: what ignore rules kept out. Ignored directories are
+/// counted, not entered, so this walk costs about as much as the first.
+fn count_ignored(target: &Path, rules: &WalkRules, limits: &Limits, walked: HashSet<PathBuf>) -> usize {
+    let walked = Arc::new(walked);
+    let ignored = Arc::new(AtomicUsize::new(0));
+    let mut builder = rules.builder(target, IgnoreRules::Off);
+    let admit = rules.clone();
+    let counter = Arc::clone(&ignored);
+    builder.filter_entry(move |entry| {
+        if entry.depth() == 0 {
+            return true;
+        }
+        if never_walked(entry) || !admit.admits(entry) {
+            return false;
+        }
+        if walked.contains(entry.path()) {
+            return true;
+        }
+        counter.fetch_add(1, Ordering::Relaxed);
+        false
+    });
+    for (seen, _) in builder.build().enumerate() {
+        if seen >= limits.max_entries || limits.check().is_some() {
+            return 0;
+        }
+    }
+    ignored.load(Ordering::Relaxed)
 }
 
 /// The path a walk error is about, if it names one.

@@ -38,7 +38,10 @@ fn ignored_and_hidden_are_excluded_by_default() {
         ("kept.rs", b""),
     ]);
     let out = run(&ws, ".", &args("*.rs"));
-    assert_eq!(out.text, "kept.rs\n\n1 file");
+    assert_eq!(
+        out.text,
+        "kept.rs\n\n1 file (1 entry skipped by .gitignore/.ignore rules, which no_ignore lifts)"
+    );
     assert_eq!(out.structured["paths"], json!(["kept.rs"]));
     assert_eq!(out.structured["stop"], json!(null));
     let hidden = GlobArgs {
@@ -47,7 +50,49 @@ fn ignored_and_hidden_are_excluded_by_default() {
     };
     assert_eq!(
         run(&ws, ".", &hidden).text,
-        ".hidden.rs\nkept.rs\n\n2 files"
+        ".hidden.rs\nkept.rs\n\n2 files (1 entry skipped by .gitignore/.ignore rules, which no_ignore lifts)"
+    );
+    let everything = GlobArgs {
+        include_hidden: Some(true),
+        no_ignore: Some(true),
+        ..args("*.rs")
+    };
+    assert_eq!(
+        run(&ws, ".", &everything).text,
+        ".hidden.rs\nignored.rs\nkept.rs\n\n3 files"
+    );
+}
+
+#[test]
+fn a_pattern_naming_hidden_or_ignored_directories_finds_what_is_there() {
+    // opencode #45911, #32669; claude-code #84161.
+    let ws = Ws::new(&[
+        (".gitignore", b"build/\n"),
+        (".github/workflows/ci.yml", b""),
+        (".github/workflows/notes.md", b""),
+        (".eslintrc.json", b""),
+        ("sub/.eslintrc.json", b""),
+        (".env", b""),
+        ("build/out.js", b""),
+        ("build/deep/more.js", b""),
+        ("src/a.js", b""),
+    ]);
+    assert_eq!(
+        run(&ws, ".", &args(".github/workflows/*.yml")).text,
+        ".github/workflows/ci.yml\n\n1 file"
+    );
+    assert_eq!(
+        run(&ws, ".", &args(".eslintrc.json")).text,
+        ".eslintrc.json\nsub/.eslintrc.json\n\n2 files (1 entry skipped by .gitignore/.ignore rules, which no_ignore lifts)"
+    );
+    assert_eq!(
+        run(&ws, ".", &args("build/**/*.js")).text,
+        "build/deep/more.js\nbuild/out.js\n\n2 files"
+    );
+    // Not named: still skipped, and counted.
+    assert_eq!(
+        run(&ws, ".", &args("*.js")).text,
+        "src/a.js\n\n1 file (1 entry skipped by .gitignore/.ignore rules, which no_ignore lifts)"
     );
 }
 
@@ -65,13 +110,12 @@ fn max_results_takes_the_first_paths_in_walk_order() {
         "a.rs\nb.rs\n\n2 files (max_results reached; narrow the pattern or path to see the rest)"
     );
     assert_eq!(out.structured["stop"], json!("result_limit"));
-    // Exactly at the cap with nothing left still reports the cap.
+    // Exactly at the cap with nothing left: no "reached … the rest", as
+    // there is no rest (beeai #1668).
     let ws = Ws::new(&[("a.rs", b""), ("b.rs", b"")]);
-    assert!(
-        run(&ws, ".", &capped)
-            .text
-            .ends_with("(max_results reached; narrow the pattern or path to see the rest)")
-    );
+    let exact = run(&ws, ".", &capped);
+    assert_eq!(exact.text, "a.rs\nb.rs\n\n2 files");
+    assert_eq!(exact.structured["stop"], json!(null));
     let zero = GlobArgs {
         max_results: Some(0),
         ..args("*.rs")
@@ -240,7 +284,7 @@ fn special_files_are_refused_as_targets_and_reported_in_walks() {
     );
     assert_eq!(
         out.structured["skipped"],
-        json!({"special": 1, "unreadable_dirs": 0, "unreadable": 0})
+        json!({"special": 1, "unreadable_dirs": 0, "unreadable": 0, "ignored": 0})
     );
     // Special files the pattern does not select are not mentioned.
     assert_eq!(run(&ws, ".", &args("a.*")).text, "a.rs\n\n1 file");

@@ -13,8 +13,8 @@ use crate::args::OutputMode;
 use crate::outcome::Served;
 use crate::search::budget::{Fit, fit, listing_tail};
 use crate::search::{
-    Limits, OUTPUT_BUDGET, Stop, budget_reason, plural, unreadable_dirs_reason, with_reasons,
-    workspace_path,
+    Limits, OUTPUT_BUDGET, Stop, budget_reason, ignored_reason, plural, unreadable_dirs_reason,
+    with_reasons, workspace_path,
 };
 use crate::workspace::display_path;
 
@@ -40,6 +40,8 @@ struct Skipped {
     unreadable: usize,
     special: usize,
     unreadable_dirs: usize,
+    /// Entries ignore rules kept out (a directory counts once).
+    ignored: usize,
 }
 
 impl Skipped {
@@ -84,6 +86,7 @@ impl Skipped {
         files
             .into_iter()
             .chain(unreadable_dirs_reason(self.unreadable_dirs))
+            .chain(ignored_reason(self.ignored))
     }
 
     fn structured(&self) -> Value {
@@ -94,6 +97,7 @@ impl Skipped {
             "unreadable": self.unreadable,
             "special": self.special,
             "unreadable_dirs": self.unreadable_dirs,
+            "ignored": self.ignored,
         })
     }
 }
@@ -111,6 +115,9 @@ pub(super) struct Collector<'a> {
     skipped: Skipped,
     /// Set when a cap, the deadline or cancellation stopped consumption.
     pub(super) stop: Option<Stop>,
+    /// The search target is one file: its total is exact even when a cap
+    /// stopped the search.
+    pub(super) file_target: bool,
 }
 
 impl<'a> Collector<'a> {
@@ -125,10 +132,19 @@ impl<'a> Collector<'a> {
             spent: 0,
             skipped: Skipped::default(),
             stop: None,
+            file_target: false,
         }
     }
 
-    /// Takes the next result in walk order.
+    /// Records what ignore rules kept out of the search.
+    pub(super) fn ignored(&mut self, entries: usize) {
+        self.skipped.ignored = entries;
+    }
+
+    /// Takes the next result in walk order. The result cap stops the
+    /// search only once a result beyond it exists (a match line the cap
+    /// left out, or another matching file), so "max_results reached" is
+    /// said only when there is more to see.
     pub(super) fn take(&mut self, relative: &str, scan: Scan) -> ControlFlow<Stop> {
         let (total, mut lines, fingerprint) = match scan {
             Scan::NoMatch => return ControlFlow::Continue(()),
@@ -143,9 +159,13 @@ impl<'a> Collector<'a> {
                 fingerprint,
             } => (total, lines, fingerprint),
         };
+        if self.spent >= self.request.max_results {
+            return self.halt(Stop::ResultLimit);
+        }
         let retain = self.request.retain();
         let cut_by_per_file = retain > 0 && total > lines.len();
         let remaining = self.request.max_results - self.spent;
+        let cut_by_cap = lines.len() > remaining;
         lines.truncate(remaining);
         self.spent += match self.request.mode {
             OutputMode::Content => lines.len(),
@@ -156,9 +176,9 @@ impl<'a> Collector<'a> {
             fingerprint,
             total,
             lines,
-            cut_by_per_file,
+            cut_by_per_file: cut_by_per_file && !cut_by_cap,
         });
-        if self.spent >= self.request.max_results {
+        if cut_by_cap {
             return self.halt(Stop::ResultLimit);
         }
         ControlFlow::Continue(())
@@ -323,13 +343,13 @@ impl Answer<'_, '_> {
     fn summary(&self, view: &View) -> String {
         let reasons = self.reasons(view);
         if self.hits().is_empty() {
-            return with_reasons(
+            return self.with_note(with_reasons(
                 format!(
                     "no matches for '{}' under {}",
                     self.collector.request.pattern, self.collector.display
                 ),
                 &reasons,
-            );
+            ));
         }
         if view.files == 0 {
             // Matches were found but not even one fits: say so rather than
@@ -350,11 +370,18 @@ impl Answer<'_, '_> {
             OutputMode::Content => {
                 let shown = self.shown(view);
                 let total = self.total(view);
+                // A search that stopped early counted only the files it
+                // reached: their total is a floor, and says so.
+                let at_least = if self.stop.is_some() && !self.collector.file_target && !view.cut {
+                    "at least "
+                } else {
+                    ""
+                };
                 if total == shown {
                     format!("{} in {files}", plural(shown, "match", "matches"))
                 } else {
                     format!(
-                        "{} shown ({total} total) in {files}",
+                        "{} shown ({at_least}{total} total) in {files}",
                         plural(shown, "match", "matches")
                     )
                 }
@@ -365,7 +392,15 @@ impl Answer<'_, '_> {
                 plural(self.total(view), "match", "matches")
             ),
         };
-        with_reasons(counts, &reasons)
+        self.with_note(with_reasons(counts, &reasons))
+    }
+
+    /// `summary` followed by the regex dialect note, if the pattern has one.
+    fn with_note(&self, summary: String) -> String {
+        match &self.collector.request.dialect_note {
+            Some(note) => format!("{summary}\n{note}"),
+            None => summary,
+        }
     }
 
     /// The snapshots the headers shown under `view` serve, for files below
@@ -440,9 +475,18 @@ impl Answer<'_, '_> {
     }
 }
 
-/// A content-mode row: `{N} | {text}` and its line break.
+/// A content-mode row: `{N} | {text}` and its line break, between its
+/// context rows, each `{N}:{text}` as `read_file` shows lines.
 fn row(line: &MatchLine) -> String {
-    format!("{} | {}\n", line.line, line.text)
+    let mut out = String::new();
+    for context in &line.before {
+        out.push_str(&format!("{}:{}\n", context.line, context.text));
+    }
+    out.push_str(&format!("{} | {}\n", line.line, line.text));
+    for context in &line.after {
+        out.push_str(&format!("{}:{}\n", context.line, context.text));
+    }
+    out
 }
 
 /// The `… +K more match(es) in this file` line (with its line break) for a

@@ -51,7 +51,7 @@ use std::path::Path;
 use hashedit_core::tag::TagScheme;
 use hashedit_core::truncate::truncate_to_budget;
 
-use super::walk::{WalkItem, WalkedFile, check_target, visit_files};
+use super::walk::{WalkItem, WalkedFile, check_target, visit_counting_ignored};
 use super::{Limits, SearchOptions, SearchScope, Stop};
 use crate::args::GrepArgs;
 use crate::error::ToolResult;
@@ -59,6 +59,7 @@ use crate::outcome::Outcome;
 use crate::workspace::raw_path;
 
 mod answer;
+mod dialect;
 mod parallel;
 mod request;
 mod scan;
@@ -172,7 +173,8 @@ pub fn grep_with(
     let base = raw_path(scope.display);
     let limits = Limits::start(options);
     let mut collector = Collector::new(&request, &base, scope.display);
-    let threads = if is_file(scope.target) {
+    collector.file_target = is_file(scope.target);
+    let threads = if collector.file_target {
         1
     } else {
         options.thread_count()
@@ -209,6 +211,20 @@ fn search(
     collector: &mut Collector,
     threads: usize,
 ) -> Option<Stop> {
+    let (stop, ignored) = search_counting(scope, base, request, limits, collector, threads);
+    collector.ignored(ignored);
+    stop
+}
+
+/// [`search`], also returning what ignore rules kept out.
+fn search_counting(
+    scope: &SearchScope,
+    base: &str,
+    request: &Request,
+    limits: &Limits,
+    collector: &mut Collector,
+    threads: usize,
+) -> (Option<Stop>, usize) {
     let scanner = || {
         let mut scanner = Scanner::new(request, limits, scope.root);
         move |file: WalkedFile| scanner.scan(file)
@@ -216,9 +232,9 @@ fn search(
     let mut consume = |(relative, scan): (String, Scan)| collector.take(&relative, scan);
     let skipped = |skip| (String::new(), Scan::Skipped(skip));
     run_ordered(threads, scanner, &mut consume, |feed| {
-        visit_files(
+        visit_counting_ignored(
             scope.target,
-            request.include_hidden,
+            &request.rules,
             limits,
             |item| match item {
                 WalkItem::Unreadable { directory } => feed.done(skipped(unreadable(directory))),

@@ -5,14 +5,11 @@ use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use hashedit_core::tag::TagScheme;
 use regex::{Regex, RegexBuilder};
 
-use crate::args::{GrepArgs, OutputMode};
+use crate::args::{ContextLines, GrepArgs, OutputMode};
 use crate::error::{ErrorKind, ToolError, ToolResult};
-use crate::search::glob::PathGlob;
-use crate::search::walk::WalkedFile;
-use crate::search::{
-    DEFAULT_MAX_PER_FILE, DEFAULT_MAX_RESULTS, MAX_PER_FILE_CEILING, MAX_RESULTS_CEILING,
-    REGEX_SIZE_LIMIT, clamp_cap,
-};
+use crate::search::glob::{GlobFilter, hidden_rule};
+use crate::search::walk::{IgnoreRules, WalkRules, WalkedFile};
+use crate::search::{DEFAULT_MAX_PER_FILE, DEFAULT_MAX_RESULTS, REGEX_SIZE_LIMIT, clamp_cap};
 
 /// A validated grep call.
 pub(super) struct Request {
@@ -26,8 +23,14 @@ pub(super) struct Request {
     /// The pattern may assert an end of line or text, which the candidate
     /// matcher sees before a `\r` the line model drops.
     pub(super) end_anchored: bool,
-    pub(super) glob: Option<PathGlob>,
-    pub(super) include_hidden: bool,
+    pub(super) glob: GlobFilter,
+    /// The walk's hidden and ignore rules.
+    pub(super) rules: WalkRules,
+    /// Context lines around each shown match (content mode).
+    pub(super) context: ContextLines,
+    /// What the pattern means in this dialect when it looks written for
+    /// another (FORMAT.md §8.1), for the summary.
+    pub(super) dialect_note: Option<String>,
     pub(super) max_results: usize,
     pub(super) max_per_file: usize,
     pub(super) mode: OutputMode,
@@ -66,20 +69,29 @@ impl Request {
             .dfa_size_limit(REGEX_SIZE_LIMIT)
             .build(&source)
             .ok();
-        let glob = args.glob.as_deref().map(PathGlob::compile).transpose()?;
+        let globs = || args.glob.iter().chain(&args.more_globs).map(String::as_str);
+        let glob = GlobFilter::compile(globs())?;
+        let rules = WalkRules {
+            hidden: hidden_rule(args.include_hidden.unwrap_or(false), globs()),
+            ignore: if args.no_ignore.unwrap_or(false) {
+                IgnoreRules::Off
+            } else {
+                IgnoreRules::Honour
+            },
+        };
         Ok(Request {
             pattern: args.pattern.clone(),
             exact,
             candidates,
             end_anchored: !literal && (source.contains('$') || source.contains("\\z")),
             glob,
-            include_hidden: args.include_hidden.unwrap_or(false),
-            max_results: clamp_cap(args.max_results, DEFAULT_MAX_RESULTS, MAX_RESULTS_CEILING),
-            max_per_file: clamp_cap(
-                args.max_per_file,
-                DEFAULT_MAX_PER_FILE,
-                MAX_PER_FILE_CEILING,
-            ),
+            rules,
+            context: args.context,
+            dialect_note: (!literal)
+                .then(|| super::dialect::note(&args.pattern))
+                .flatten(),
+            max_results: clamp_cap(args.max_results, DEFAULT_MAX_RESULTS),
+            max_per_file: clamp_cap(args.max_per_file, DEFAULT_MAX_PER_FILE),
             mode: args.output_mode.unwrap_or_default(),
             scheme,
         })
@@ -96,10 +108,10 @@ impl Request {
     /// Whether the glob filter (if any) selects this file; `base` is the
     /// target's unquoted workspace-relative path.
     pub(super) fn selects(&self, file: &WalkedFile, base: &str) -> bool {
-        match &self.glob {
-            None => true,
-            Some(glob) if file.relative.is_empty() => glob.matches(base),
-            Some(glob) => glob.matches(&file.relative),
+        if file.relative.is_empty() {
+            self.glob.matches(base)
+        } else {
+            self.glob.matches(&file.relative)
         }
     }
 }

@@ -38,6 +38,54 @@ pub(super) struct MatchLine {
     pub(super) line: u64,
     /// The line's text, cut to [`MAX_PREVIEW_CHARS`].
     pub(super) text: String,
+    /// Context rows shown above it (`-B`/`-C`), none already shown.
+    pub(super) before: Vec<ContextRow>,
+    /// Context rows shown below it (`-A`/`-C`).
+    pub(super) after: Vec<ContextRow>,
+}
+
+/// A line shown around a match, as a read row: its number and its whole
+/// text (CR dropped), so it can be copied into a body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct ContextRow {
+    /// 1-based line number.
+    pub(super) line: u64,
+    /// The line's exact text.
+    pub(super) text: String,
+}
+
+/// Fills the context rows of `lines` (sorted, 1-based) from `body`:
+/// `before` lines above and `after` below each, never a line shown as a
+/// match or as another match's context.
+fn add_context(body: &[u8], lines: &mut [MatchLine], before: usize, after: usize) {
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(memchr::memchr_iter(b'\n', body).map(|i| i + 1))
+        .filter(|&start| start < body.len())
+        .collect();
+    let text_of = |line: u64| -> String {
+        let index = (line - 1) as usize;
+        let start = starts[index];
+        let end = starts.get(index + 1).copied().unwrap_or(body.len());
+        let raw = &body[start..end];
+        let raw = raw.strip_suffix(b"\n").unwrap_or(raw);
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        String::from_utf8_lossy(raw).into_owned()
+    };
+    let count = starts.len() as u64;
+    let matches: Vec<u64> = lines.iter().map(|l| l.line).collect();
+    let mut shown_up_to = 0u64;
+    for (i, line) in lines.iter_mut().enumerate() {
+        let first = line.line.saturating_sub(before as u64).max(shown_up_to + 1).max(1);
+        line.before = (first..line.line)
+            .map(|n| ContextRow { line: n, text: text_of(n) })
+            .collect();
+        let next_match = matches.get(i + 1).copied().unwrap_or(u64::MAX);
+        let last = (line.line + after as u64).min(count).min(next_match - 1);
+        line.after = (line.line + 1..=last)
+            .map(|n| ContextRow { line: n, text: text_of(n) })
+            .collect();
+        shown_up_to = last.max(line.line);
+    }
 }
 
 /// One file's search result.
@@ -135,9 +183,14 @@ impl<'a> Scanner<'a> {
         }
         let fingerprint = (self.request.mode == OutputMode::Content)
             .then(|| self.request.scheme.fingerprint(bytes));
+        let mut lines = found.lines;
+        let context = self.request.context;
+        if context.before > 0 || context.after > 0 {
+            add_context(body, &mut lines, context.before, context.after);
+        }
         Scan::Hit {
             total: found.total,
-            lines: found.lines,
+            lines,
             fingerprint,
         }
     }
@@ -180,6 +233,8 @@ impl Found<'_> {
             self.lines.push(MatchLine {
                 line: number,
                 text: truncate_chars(text, MAX_PREVIEW_CHARS),
+                before: Vec::new(),
+                after: Vec::new(),
             });
         }
         if self.first_only {

@@ -107,20 +107,21 @@ fn case50_max_results_splits_a_file_without_blaming_max_per_file() {
         text(&ws, ".", &a),
         format!(
             "[f.txt#{}]\n1 | hit\n2 | hit\n… +1 more match in this file\n\n\
-             2 matches shown (3 total) in 1 file ({RESULT_CAP})",
+             2 matches shown (at least 3 total) in 1 file ({RESULT_CAP})",
             tag(bytes)
         )
     );
 }
 
 #[test]
-fn result_cap_hit_exactly_is_still_reported() {
+fn a_result_cap_hit_exactly_with_nothing_left_is_not_reported() {
     let ws = Ws::new(&[("f.txt", b"hit\nhit\n")]);
     let a = GrepArgs {
         max_results: Some(2),
         ..args("hit")
     };
-    assert!(text(&ws, ".", &a).ends_with(&format!("2 matches in 1 file ({RESULT_CAP})")));
+    // Exactly at the cap with nothing left: no cap reason (beeai #1668).
+    assert!(text(&ws, ".", &a).ends_with("\n\n2 matches in 1 file"));
     // 0 is clamped to 1.
     let zero = GrepArgs {
         max_results: Some(0),
@@ -128,7 +129,7 @@ fn result_cap_hit_exactly_is_still_reported() {
     };
     assert!(
         text(&ws, ".", &zero)
-            .contains("1 | hit\n… +1 more match in this file\n\n1 match shown (2 total)")
+            .contains("1 | hit\n… +1 more match in this file\n\n1 match shown (at least 2 total)")
     );
 }
 
@@ -149,7 +150,7 @@ fn total_counts_only_files_visited_before_the_stop() {
         out.text,
         format!(
             "[a.txt#{}]\n1 | x\n2 | x\n… +1 more match in this file\n[b.txt#{}]\n1 | x\n2 | x\n\n\
-             4 matches shown (5 total) in 2 files ({RESULT_CAP}; 1 file cut at max_per_file; raise max_per_file or narrow the pattern)",
+             4 matches shown (at least 5 total) in 2 files ({RESULT_CAP}; 1 file cut at max_per_file; raise max_per_file or narrow the pattern)",
             tag(b"x\nx\nx\n"),
             tag(b"x\nx\n")
         )
@@ -216,7 +217,7 @@ fn case52_binary_and_oversized_files_are_skipped_and_counted() {
     );
     assert_eq!(
         out.structured["skipped"],
-        json!({"binary": 1, "not_utf8": 0, "too_large": 1, "unreadable": 0, "special": 0, "unreadable_dirs": 0})
+        json!({"binary": 1, "not_utf8": 0, "too_large": 1, "unreadable": 0, "special": 0, "unreadable_dirs": 0, "ignored": 0})
     );
     // Exactly 5 MiB is still searched.
     big.truncate(MAX_GREP_FILE_BYTES as usize);
@@ -248,14 +249,14 @@ fn case53_gitignore_and_hidden() {
         output_mode: Some(OutputMode::FilesWithMatches),
         ..args("needle")
     };
-    assert_eq!(text(&ws, ".", &a), "shown.txt\n\n1 file");
+    assert_eq!(text(&ws, ".", &a), "shown.txt\n\n1 file (1 entry skipped by .gitignore/.ignore rules, which no_ignore lifts)");
     let hidden = GrepArgs {
         include_hidden: Some(true),
         ..a
     };
     assert_eq!(
         text(&ws, ".", &hidden),
-        ".hidden/h.txt\nshown.txt\n\n2 files"
+        ".hidden/h.txt\nshown.txt\n\n2 files (1 entry skipped by .gitignore/.ignore rules, which no_ignore lifts)"
     );
 }
 
@@ -601,7 +602,7 @@ fn structured_shape() {
                        "matches": [{"line": 1, "text": "x1"}, {"line": 2, "text": "x2"}], "more": 0}],
             "shown": 2, "total": 2, "files_matched": 1, "files_cut_by_max_per_file": 0,
             "skipped": {"binary": 0, "not_utf8": 0, "too_large": 0, "unreadable": 0,
-                        "special": 0, "unreadable_dirs": 0},
+                        "special": 0, "unreadable_dirs": 0, "ignored": 0},
             "stop": null,
         })
     );
@@ -1139,4 +1140,81 @@ fn quoted_names_use_the_shared_display_spelling() {
     )
     .unwrap();
     assert_eq!(none.text, "no matches for 'zzz' under \"d\\tir\"");
+}
+
+#[test]
+fn context_rows_are_read_rows_around_the_match_rows() {
+    let ws = Ws::new(&[("f.txt", b"1\n2\nhit\n4\n5\n6\nhit\nhit\n9\n")]);
+    let a = GrepArgs {
+        context: crate::args::ContextLines { before: 1, after: 1 },
+        ..args("hit")
+    };
+    assert_eq!(
+        text(&ws, ".", &a),
+        format!(
+            "[f.txt#{}]\n2:2\n3 | hit\n4:4\n6:6\n7 | hit\n8 | hit\n9:9\n\n3 matches in 1 file",
+            tag(b"1\n2\nhit\n4\n5\n6\nhit\nhit\n9\n")
+        )
+    );
+}
+
+#[test]
+fn repeated_globs_and_negations_filter_together() {
+    let ws = Ws::new(&[
+        ("a.rs", b"x\n"),
+        ("a_test.rs", b"x\n"),
+        ("b.py", b"x\n"),
+        ("c.md", b"x\n"),
+    ]);
+    let a = GrepArgs {
+        glob: Some("*.rs".into()),
+        more_globs: vec!["*.py".into(), "!*_test.rs".into()],
+        output_mode: Some(OutputMode::FilesWithMatches),
+        ..args("x")
+    };
+    assert_eq!(text(&ws, ".", &a), "a.rs\nb.py\n\n2 files");
+}
+
+#[test]
+fn no_ignore_searches_ignored_files_and_the_summary_counts_them() {
+    let ws = Ws::new(&[
+        (".gitignore", b"*.log\ntarget/\n"),
+        ("a.log", b"x\n"),
+        ("target/b.txt", b"x\n"),
+        ("c.txt", b"x\n"),
+    ]);
+    let a = GrepArgs {
+        output_mode: Some(OutputMode::FilesWithMatches),
+        ..args("x")
+    };
+    assert_eq!(
+        text(&ws, ".", &a),
+        "c.txt\n\n1 file (2 entries skipped by .gitignore/.ignore rules, which no_ignore lifts)"
+    );
+    let all = GrepArgs {
+        no_ignore: Some(true),
+        ..a
+    };
+    assert_eq!(text(&ws, ".", &all), "a.log\nc.txt\ntarget/b.txt\n\n3 files");
+}
+
+#[test]
+fn a_pattern_in_another_dialect_gets_a_note() {
+    // oh-my-pi PR #4543.
+    let ws = Ws::new(&[("f.txt", b"json\ntool\n")]);
+    assert_eq!(
+        text(&ws, ".", &args("json\\|tool")),
+        "no matches for 'json\\|tool' under .\nnote: in this regex syntax (Rust's) \\| matches a literal \
+         '|', it is not alternation as in grep's basic syntax; for either side write 'json|tool', or set \
+         literal for the text as written"
+    );
+    let out = text(&ws, ".", &args("json || tool"));
+    assert!(
+        out.ends_with(
+            "\n\n2 matches in 1 file\nnote: 'json || tool' has an empty alternative (as in '||' or a leading \
+             or trailing '|'), which matches every line; for either side write 'json|tool', or set literal to \
+             search for the text as written"
+        ),
+        "{out}"
+    );
 }
