@@ -164,6 +164,7 @@ enum Command {
         tag: Option<String>,
     },
     /// Apply a hashline edit document (from stdin or --input).
+    #[command(long_about = EDIT_HELP)]
     Edit {
         /// Read the document from this file instead of stdin.
         #[arg(long, value_name = "FILE")]
@@ -191,6 +192,34 @@ enum Command {
         structured_content: bool,
     },
 }
+
+/// `edit --help`: the document format in one screen (FORMAT.md §5).
+const EDIT_HELP: &str = "\
+Apply a hashline edit document (stdin or --input); all or nothing: on any error nothing is written.
+
+  [src/app.py#A1B2]   a section: path and TAG from the latest read/grep/edit/write header
+  PUT 2:              replace line 2 with the + rows below it
+  +print(\"hi\")
+  PUT 4.=6:           replace lines 4..6 (also 4-6, 4..6)
+  +x = 1
+  PUT <1:             insert before line 1 (PUT >7: after line 7, PUT >$: at the end)
+  +#!/usr/bin/env python3
+  CUT 9.=10           delete lines 9..10 (no colon, no rows)
+  PUT 12*:            replace the block (function, class...) starting on line 12
+  CUT 30*             delete the block starting on line 30
+  REM                 delete the file (alone in its section); MV new/path.py moves it
+
+Every body row starts with '+'; exactly one '+' is removed ('++x' writes '+x', a lone '+' writes
+an empty line). Line numbers name the snapshot the tag identifies and never shift within a
+document; put all ops for one file in one section. The reply's preview header chains into the
+next edit without a re-read.
+
+  printf '[notes.txt#89F7]\\nPUT 2:\\n+TWO\\n' | hashedit edit
+  hashedit edit --dry-run --input change.hl    # print the diff, write nothing
+
+A refusal says what to do: a 'try:' line is the fix to copy; --force writes a document a guard
+refused exactly as sent (never past a stale tag, an overlap or a line out of range).
+The whole format: docs/FORMAT.md.";
 
 /// Parses the command line, runs the tool, prints, and returns the exit code.
 pub fn run() -> ExitCode {
@@ -592,12 +621,19 @@ fn print_success(outcome: &Outcome, json_output: bool, printed: Printed) {
     let _ = if json_output {
         let value = json!({"ok": true, "text": outcome.text, "data": outcome.structured});
         writeln!(out, "{value}")
-    } else if printed == Printed::Diff && use_color() {
-        write!(out, "{}", colorize_diff(&outcome.text))
-    } else if outcome.text.ends_with('\n') || outcome.text.is_empty() {
-        write!(out, "{}", outcome.text)
+    } else if printed == Printed::Diff {
+        if use_color() {
+            write!(out, "{}", colorize_diff(&outcome.text))
+        } else {
+            write!(out, "{}", outcome.text)
+        }
     } else {
-        writeln!(out, "{}", outcome.text)
+        let text = words::cli_words(&outcome.text);
+        if text.ends_with('\n') || text.is_empty() {
+            write!(out, "{text}")
+        } else {
+            writeln!(out, "{text}")
+        }
     };
 }
 
@@ -609,7 +645,11 @@ fn print_failure(error: &ToolError, json_output: bool) {
         let value = json!({"ok": false, "error": {"kind": error.kind, "message": error.message}});
         writeln!(std::io::stdout().lock(), "{value}")
     } else {
-        writeln!(std::io::stderr().lock(), "{}", error.message)
+        writeln!(
+            std::io::stderr().lock(),
+            "{}",
+            words::cli_words(&error.message)
+        )
     };
 }
 
@@ -650,6 +690,8 @@ fn colorize_diff(diff: &str) -> String {
     }
     out
 }
+
+mod words;
 
 #[cfg(test)]
 mod tests;

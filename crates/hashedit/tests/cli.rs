@@ -67,7 +67,7 @@ fn read_prints_the_view_and_exits_zero() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         stdout(&out),
-        "[a.txt#8935]\n2:two\n3:three\n\n[lines 2-3 of 4 shown; pass offset/limit to read the rest]\n"
+        "[a.txt#8935]\n2:two\n3:three\n\n[lines 2-3 of 4 shown; pass --offset/--limit to read the rest]\n"
     );
 }
 

@@ -142,3 +142,109 @@ fn allow_protected_and_protect_globs_configure_the_set() {
         "hashedit: --protect a[: not a glob pattern (unclosed character class; missing ']')\n"
     );
 }
+
+#[test]
+fn errors_go_to_stderr_and_searches_exit_one_on_no_match() {
+    let dir = workspace(&[("a.txt", "alpha\nbeta\n"), ("src/b.rs", "fn main() {}\n")]);
+    let root = dir.path();
+    // A tool error: message on stderr only, exit 1.
+    let out = run(root, &["read", "missing.txt"], "");
+    assert_eq!((out.code, out.stdout.as_str()), (Some(1), ""));
+    assert_eq!(
+        out.stderr,
+        "missing.txt does not exist; check the path with glob or ls\n"
+    );
+    // grep and glob: 0 on a match, 1 on none, as grep and rg.
+    let out = run(root, &["grep", "alpha"], "");
+    assert_eq!(out.code, Some(0));
+    let out = run(root, &["grep", "gamma"], "");
+    assert_eq!(out.code, Some(1));
+    assert_eq!(out.stdout, "no matches for 'gamma' under .\n");
+    assert_eq!(out.stderr, "");
+    let out = run(root, &["glob", "*.rs"], "");
+    assert_eq!((out.code, out.stdout.as_str()), (Some(0), "src/b.rs\n\n1 file\n"));
+    let out = run(root, &["glob", "*.go"], "");
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (Some(1), "no files matching '*.go' under .\n")
+    );
+    // --json keeps the one object on stdout.
+    let out = run(root, &["--json", "read", "missing.txt"], "");
+    assert_eq!(out.code, Some(1));
+    assert_eq!(
+        out.stdout,
+        "{\"error\":{\"kind\":\"not_found\",\"message\":\"missing.txt does not exist; check the path with \
+         glob or list_dir\"},\"ok\":false}\n"
+    );
+    // A directory: the hint names the CLI command.
+    let out = run(root, &["read", "src"], "");
+    assert_eq!(out.stderr, "src is a directory; use ls to see its entries\n");
+}
+
+#[test]
+fn grep_takes_rg_style_flags() {
+    let text = "one\ntwo\na.b\nfour\nfive\n";
+    let dir = workspace(&[("f.txt", text), ("g_test.txt", "a.b\n"), ("h.md", "a.b\n")]);
+    let root = dir.path();
+    let t = tag(text.as_bytes());
+    // -F: fixed string (the dot is literal), -n accepted, -C1 context as
+    // read rows.
+    let out = run(root, &["grep", "-F", "-n", "-C1", "a.b", "f.txt"], "");
+    assert_eq!(out.code, Some(0));
+    assert_eq!(
+        out.stdout,
+        format!("[f.txt#{t}]\n2:two\n3 | a.b\n4:four\n\n1 match in 1 file\n")
+    );
+    let out = run(root, &["grep", "-A", "2", "two", "f.txt"], "");
+    assert_eq!(
+        out.stdout,
+        format!("[f.txt#{t}]\n2 | two\n3:a.b\n4:four\n\n1 match in 1 file\n")
+    );
+    // Repeated --glob with a negation.
+    let out = run(
+        root,
+        &["grep", "-F", "a.b", "-g", "*.txt", "--glob", "*.md", "-g", "!*_test.txt", "--output-mode", "files_with_matches"],
+        "",
+    );
+    assert_eq!(out.stdout, "f.txt\nh.md\n\n2 files\n");
+}
+
+#[test]
+fn cli_messages_name_cli_flags_and_caps_are_not_clamped() {
+    let many: String = (0..1500).map(|i| format!("x{i}\n")).collect();
+    let dir = workspace(&[("big.txt", &many)]);
+    let root = dir.path();
+    let out = run(
+        root,
+        &["--max-output-bytes", "100000000", "grep", "x", "--max-results", "1200", "--max-per-file", "1100"],
+        "",
+    );
+    assert_eq!(out.code, Some(0));
+    assert!(
+        out.stdout.ends_with(
+            "… +400 more matches in this file\n\n1100 matches shown (1500 total) in 1 file (1 file cut at \
+             --max-per-file; raise --max-per-file or narrow the pattern)\n"
+        ),
+        "{}",
+        &out.stdout[out.stdout.len() - 300..]
+    );
+    let out = run(root, &["read", "big.txt", "--limit", "1"], "");
+    let tag = tag(many.as_bytes());
+    assert_eq!(
+        out.stdout,
+        format!("[big.txt#{tag}]\n1:x0\n\n[lines 1-1 of 1500 shown; pass --offset/--limit to read the rest]\n")
+    );
+}
+
+#[test]
+fn edit_help_explains_the_format_in_one_screen() {
+    let dir = workspace(&[]);
+    let out = run(dir.path(), &["edit", "--help"], "");
+    assert_eq!(out.code, Some(0));
+    let format_part = out.stdout.split("\nUsage:").next().unwrap();
+    assert!(format_part.lines().count() <= 25, "{format_part}");
+    for needle in ["PUT 2:", "PUT 4.=6:", "PUT <1:", "CUT 9.=10", "PUT 12*:", "REM", "MV ", "'++x' writes '+x'", "--dry-run"] {
+        assert!(format_part.contains(needle), "{needle}");
+    }
+    assert!(format_part.lines().all(|l| l.len() <= 100));
+}

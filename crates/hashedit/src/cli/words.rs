@@ -1,0 +1,80 @@
+//! The CLI's names for what the tools' messages call by their MCP names.
+//!
+//! The tools speak to a model through MCP (`read_file`, `list_dir`,
+//! `max_per_file`, `include_hidden`…); a person at the shell runs `read`,
+//! `ls`, `--max-per-file`, `--hidden`. The CLI rewrites those names in the
+//! lines hashedit itself wrote (summaries, footers, hints, error prose),
+//! and never in the lines that carry a file's or a document's text: read
+//! and grep rows, `[path#TAG]` headers, `+` body rows, `try:` fixes, quoted
+//! document lines and diffs, which must stay byte-exact to be copied.
+
+/// Whole-word replacements, longest first where one contains another.
+const NAMES: [(&str, &str); 10] = [
+    ("include_hidden=true", "--hidden"),
+    ("include_hidden", "--hidden"),
+    ("read_file", "read"),
+    ("list_dir", "ls"),
+    ("offset/limit", "--offset/--limit"),
+    ("max_per_file", "--max-per-file"),
+    ("max_results", "--max-results"),
+    ("no_ignore", "--no-ignore"),
+    ("force: true", "--force"),
+    ("`force`", "`--force`"),
+];
+
+/// `text` with the MCP names of its prose lines spelled as CLI names.
+pub(super) fn cli_words(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        if carries_content(line) {
+            out.push_str(line);
+        } else {
+            out.push_str(&rename(line));
+        }
+    }
+    out
+}
+
+/// Whether `line` holds file or document text that must stay exact.
+fn carries_content(line: &str) -> bool {
+    let trimmed = line.trim_start();
+    let digits = trimmed.bytes().take_while(u8::is_ascii_digit).count();
+    let numbered = digits > 0
+        && (trimmed[digits..].starts_with(':') || trimmed[digits..].starts_with(" | "));
+    numbered
+        || line.starts_with('+')
+        || line.starts_with('-')
+        || line.starts_with(' ')
+        || line.starts_with("@@")
+        || line.starts_with("try:")
+        || line.starts_with("PUT")
+        || line.starts_with("CUT")
+        || (line.starts_with('[') && line.trim_end().ends_with(']') && line.contains('#'))
+}
+
+/// `line` with every name of [`NAMES`] replaced where it stands as a word.
+fn rename(line: &str) -> String {
+    let mut line = line.to_string();
+    for (mcp, cli) in NAMES {
+        let mut out = String::with_capacity(line.len());
+        let mut rest = line.as_str();
+        while let Some(at) = rest.find(mcp) {
+            let before = rest[..at].chars().next_back();
+            let after = rest[at + mcp.len()..].chars().next();
+            let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-');
+            out.push_str(&rest[..at]);
+            if word(before) || word(after) {
+                out.push_str(mcp);
+            } else {
+                out.push_str(cli);
+            }
+            rest = &rest[at + mcp.len()..];
+        }
+        out.push_str(rest);
+        line = out;
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests;

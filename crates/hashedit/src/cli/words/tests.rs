@@ -1,0 +1,30 @@
+use super::*;
+
+#[test]
+fn prose_lines_take_cli_names() {
+    assert_eq!(
+        cli_words("src/a.rs is a file, not a directory; read it with read_file"),
+        "src/a.rs is a file, not a directory; read it with read"
+    );
+    assert_eq!(
+        cli_words("x does not exist; check the path with glob or list_dir"),
+        "x does not exist; check the path with glob or ls"
+    );
+    assert_eq!(
+        cli_words("[f.txt#1A2B]\n1:a\n\n[lines 1-1 of 9 shown; pass offset/limit to read the rest]"),
+        "[f.txt#1A2B]\n1:a\n\n[lines 1-1 of 9 shown; pass --offset/--limit to read the rest]"
+    );
+    assert_eq!(
+        cli_words("1 file cut at max_per_file; raise max_per_file or narrow the pattern"),
+        "1 file cut at --max-per-file; raise --max-per-file or narrow the pattern"
+    );
+}
+
+#[test]
+fn content_lines_stay_exact() {
+    let text = "[a.py#1A2B]\n3:read_file(x)\n4 | list_dir()\n+read_file\ntry: PUT 2:\n  2 | max_results\n-list_dir\n";
+    assert_eq!(cli_words(text), text);
+    // Part of a longer word: not a name.
+    assert_eq!(cli_words("my_read_file_x"), "my_read_file_x");
+    assert_eq!(cli_words("files_cut_by_max_per_file"), "files_cut_by_max_per_file");
+}
