@@ -47,8 +47,11 @@ pub use list_dir::{list_dir, list_dir_with};
 pub const DEFAULT_MAX_RESULTS: usize = 200;
 /// Default cap on matching lines shown per file by `grep`.
 pub const DEFAULT_MAX_PER_FILE: usize = 10;
-/// Files larger than this many bytes (5 MiB) are skipped by `grep`.
+/// Files larger than this many bytes (5 MiB) are skipped by a `grep` walk.
 pub const MAX_GREP_FILE_BYTES: u64 = 5 * 1024 * 1024;
+/// A file named as `grep`'s `path` is searched up to this many bytes
+/// (64 MiB); a larger one is reported as not searched, by name.
+pub const MAX_NAMED_GREP_FILE_BYTES: u64 = 64 * 1024 * 1024;
 /// Characters of a matching line shown by `grep` before it is cut with `…`.
 pub const MAX_PREVIEW_CHARS: usize = 200;
 /// Heap cap (bytes) for compiling a `grep` pattern, and separately for its

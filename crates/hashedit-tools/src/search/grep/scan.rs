@@ -16,7 +16,9 @@ use super::request::Request;
 use crate::args::OutputMode;
 use crate::fsio::{Special, TreeReader, Unread};
 use crate::search::walk::WalkedFile;
-use crate::search::{Limits, MAX_GREP_FILE_BYTES, MAX_PREVIEW_CHARS, Stop};
+use crate::search::{
+    Limits, MAX_GREP_FILE_BYTES, MAX_NAMED_GREP_FILE_BYTES, MAX_PREVIEW_CHARS, Stop,
+};
 
 /// Why a file (or directory) was not searched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,17 +137,24 @@ impl<'a> Scanner<'a> {
 
     /// Reads and searches one file of the walk.
     pub(super) fn scan(&mut self, file: WalkedFile) -> (String, Scan) {
-        let scan = self.scan_path(&file.absolute);
+        // A file the caller named is searched up to a larger size: it was
+        // asked for, not met on the way (code_puppy #903).
+        let max_bytes = if file.relative.is_empty() {
+            MAX_NAMED_GREP_FILE_BYTES
+        } else {
+            MAX_GREP_FILE_BYTES
+        };
+        let scan = self.scan_path(&file.absolute, max_bytes);
         (file.relative, scan)
     }
 
-    fn scan_path(&mut self, path: &Path) -> Scan {
+    fn scan_path(&mut self, path: &Path, max_bytes: u64) -> Scan {
         if let Some(stop) = self.limits.check() {
             return Scan::Aborted(stop);
         }
         if let Err(unread) = self
             .reader
-            .read(path, MAX_GREP_FILE_BYTES, &mut self.buffer)
+            .read(path, max_bytes, &mut self.buffer)
         {
             return Scan::Skipped(skip_of(&unread));
         }

@@ -219,10 +219,25 @@ fn case52_binary_and_oversized_files_are_skipped_and_counted() {
         out.structured["skipped"],
         json!({"binary": 1, "not_utf8": 0, "too_large": 1, "unreadable": 0, "special": 0, "unreadable_dirs": 0, "ignored": 0})
     );
+    // Named as the path, the same file is searched (code_puppy #903: it
+    // was skipped as if it had no match).
+    assert!(text(&ws, "big.txt", &args("needle")).starts_with("[big.txt#"));
     // Exactly 5 MiB is still searched.
     big.truncate(MAX_GREP_FILE_BYTES as usize);
     let ws = Ws::new(&[("big.txt", &big)]);
     assert!(text(&ws, ".", &args("needle")).starts_with("[big.txt#"));
+}
+
+#[test]
+fn a_named_file_too_large_to_search_is_said_to_be_unsearched() {
+    let mut big = b"needle\n".to_vec();
+    big.resize(crate::search::MAX_NAMED_GREP_FILE_BYTES as usize + 1, b'x');
+    let ws = Ws::new(&[("huge.txt", &big)]);
+    assert_eq!(
+        text(&ws, "huge.txt", &args("needle")),
+        "huge.txt was not searched: it is over the 64 MiB grep reads of one file, so nothing is known \
+         about its matches; read_file with offset/limit reads files of any size"
+    );
 }
 
 #[test]
