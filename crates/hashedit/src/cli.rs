@@ -177,6 +177,19 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Print a shell completion script (e.g. `hashedit completions bash > /etc/bash_completion.d/hashedit`).
+    Completions {
+        /// The shell to complete for.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print a manual page (roff), generated from these same definitions
+    /// (e.g. `hashedit man > hashedit.1; man -l hashedit.1`).
+    Man {
+        /// The command whose page to print, hashedit-COMMAND(1) (default:
+        /// hashedit(1) itself).
+        command: Option<String>,
+    },
     /// Serve the tools over MCP on stdin/stdout until stdin closes (see docs/MCP.md).
     ///
     /// Without --root the workspace is the client's first root (MCP roots),
@@ -224,6 +237,9 @@ The whole format: docs/FORMAT.md.";
 /// Parses the command line, runs the tool, prints, and returns the exit code.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(code) = run_generator(&cli.command) {
+        return code;
+    }
     if let Command::Mcp {
         read_only,
         structured_content,
@@ -266,6 +282,47 @@ pub fn run() -> ExitCode {
             ExitCode::from(EXIT_USAGE)
         }
     }
+}
+
+/// `completions` and `man`: text generated from the clap definitions,
+/// printed on stdout; `None` for every other command.
+fn run_generator(command: &Command) -> Option<ExitCode> {
+    let mut definitions = <Cli as clap::CommandFactory>::command();
+    let mut out = std::io::stdout().lock();
+    let written = match command {
+        Command::Completions { shell } => {
+            clap_complete::generate(*shell, &mut definitions, "hashedit", &mut out);
+            Ok(())
+        }
+        Command::Man { command } => {
+            definitions.build();
+            let page = match command {
+                None => definitions,
+                Some(name) => match definitions.find_subcommand(name) {
+                    Some(sub) => sub
+                        .clone()
+                        .name(format!("hashedit-{name}"))
+                        .version(env!("CARGO_PKG_VERSION")),
+                    None => {
+                        let _ = writeln!(
+                            std::io::stderr(),
+                            "hashedit: man: no command '{name}'; try read, grep, glob, ls, write, edit, mcp, completions or man"
+                        );
+                        return Some(ExitCode::from(EXIT_USAGE));
+                    }
+                },
+            };
+            clap_mangen::Man::new(page).render(&mut out)
+        }
+        _ => return None,
+    };
+    Some(match written.and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "hashedit: cannot write the output: {e}");
+            ExitCode::from(EXIT_TOOL_ERROR)
+        }
+    })
 }
 
 /// What kind of text a successful command printed, for colouring.
@@ -476,7 +533,9 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             dry_run,
             force,
         } => run_edit(cx, input, dry_run, force)?,
-        Command::Mcp { .. } => unreachable!("run() serves `mcp` before executing tools"),
+        Command::Mcp { .. } | Command::Completions { .. } | Command::Man { .. } => {
+            unreachable!("run() handles `mcp`, `completions` and `man` before executing tools")
+        }
     })
 }
 

@@ -248,3 +248,47 @@ fn edit_help_explains_the_format_in_one_screen() {
     }
     assert!(format_part.lines().all(|l| l.len() <= 100));
 }
+
+#[test]
+fn completions_and_the_man_page_come_from_the_clap_definitions() {
+    let dir = workspace(&[]);
+    let out = run(dir.path(), &["completions", "bash"], "");
+    assert_eq!(out.code, Some(0));
+    assert!(out.stdout.starts_with("_hashedit() {\n"), "{}", &out.stdout[..80]);
+    for word in ["read", "grep", "glob", "write", "edit", "mcp", "--allow-protected", "--no-ignore"] {
+        assert!(out.stdout.contains(word), "{word}");
+    }
+    // The script is valid bash.
+    let script = dir.path().join("hashedit.bash");
+    fs::write(&script, &out.stdout).unwrap();
+    let syntax = Command::new("bash").arg("-n").arg(&script).output().unwrap();
+    assert!(syntax.status.success(), "{}", String::from_utf8_lossy(&syntax.stderr));
+    let out = run(dir.path(), &["completions", "zsh"], "");
+    assert!(out.stdout.starts_with("#compdef hashedit\n"));
+    let out = run(dir.path(), &["completions", "fish"], "");
+    assert!(out.stdout.contains("complete -c hashedit"));
+    let out = run(dir.path(), &["completions", "tcsh"], "");
+    assert_eq!(out.code, Some(2));
+
+    let out = run(dir.path(), &["man"], "");
+    assert_eq!(out.code, Some(0));
+    assert!(out.stdout.contains(".TH hashedit 1"));
+    for section in [".SH NAME", ".SH SYNOPSIS", ".SH OPTIONS", ".SH SUBCOMMANDS"] {
+        assert!(out.stdout.contains(section), "{section}");
+    }
+    for command in ["hashedit\\-read(1)", "hashedit\\-grep(1)", "hashedit\\-edit(1)"] {
+        assert!(out.stdout.contains(command), "{command}");
+    }
+    // Each page it names can be printed.
+    let out = run(dir.path(), &["man", "edit"], "");
+    assert_eq!(out.code, Some(0));
+    let title = format!(".TH hashedit-edit 1  \"hashedit-edit {}\"", env!("CARGO_PKG_VERSION"));
+    assert!(out.stdout.contains(&title), "{}", &out.stdout[..200]);
+    assert!(out.stdout.contains("CUT 9.=10"));
+    let out = run(dir.path(), &["man", "nope"], "");
+    assert_eq!(out.code, Some(2));
+    assert_eq!(
+        out.stderr,
+        "hashedit: man: no command 'nope'; try read, grep, glob, ls, write, edit, mcp, completions or man\n"
+    );
+}
