@@ -58,6 +58,7 @@ mod test_support;
 mod transaction;
 mod tree;
 mod write;
+mod xattrs;
 
 pub use lock::{LockedFile, lock_all, lock_existing};
 pub(crate) use open::Special;

@@ -292,3 +292,37 @@ fn completions_and_the_man_page_come_from_the_clap_definitions() {
         "hashedit: man: no command 'nope'; try read, grep, glob, ls, write, edit, mcp, completions or man\n"
     );
 }
+
+#[test]
+fn extended_attributes_survive_write_and_edit() {
+    // claude-code #60778, #44132: a replace by rename dropped them all.
+    let dir = workspace(&[("a.txt", "one\ntwo\n")]);
+    let root = dir.path();
+    let file = root.join("a.txt");
+    if xattr::set(&file, "user.origin", b"kept").is_err() {
+        eprintln!("SKIPPED: this file system takes no user.* attributes");
+        return;
+    }
+    // A POSIX ACL granting uid 4242 read access, in the kernel's xattr
+    // encoding (version 2; user_obj rw, user:4242 r, group_obj r, mask r,
+    // other r).
+    let mut acl = 2u32.to_le_bytes().to_vec();
+    for (tag, perm, id) in [(1u16, 6u16, u32::MAX), (2, 4, 4242), (4, 4, u32::MAX), (0x10, 4, u32::MAX), (0x20, 4, u32::MAX)] {
+        acl.extend(tag.to_le_bytes());
+        acl.extend(perm.to_le_bytes());
+        acl.extend(id.to_le_bytes());
+    }
+    let with_acl = xattr::set(&file, "system.posix_acl_access", &acl).is_ok();
+
+    let out = run(root, &["write", "a.txt"], "uno\ntwo\n");
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(xattr::get(&file, "user.origin").unwrap(), Some(b"kept".to_vec()));
+    let t = tag(b"uno\ntwo\n");
+    let out = run(root, &["edit"], &format!("[a.txt#{t}]\nPUT 2:\n+dos\n"));
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(fs::read_to_string(&file).unwrap(), "uno\ndos\n");
+    assert_eq!(xattr::get(&file, "user.origin").unwrap(), Some(b"kept".to_vec()));
+    if with_acl {
+        assert_eq!(xattr::get(&file, "system.posix_acl_access").unwrap(), Some(acl));
+    }
+}

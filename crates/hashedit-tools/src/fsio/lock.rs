@@ -121,9 +121,18 @@ pub struct LockedFile {
     /// at the peak of every edit); the rare path that needs them, an
     /// in-place rewrite during a rollback, reads them back from `file`.
     pub(super) written: bool,
+    /// Warnings of the writes so far (an extended attribute that could not
+    /// be carried over); see [`LockedFile::take_warnings`].
+    pub(super) warnings: Vec<String>,
 }
 
 impl LockedFile {
+    /// The warnings the writes through this value left (one line each,
+    /// starting `warning:`), emptied.
+    pub fn take_warnings(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.warnings)
+    }
+
     /// The bytes of the locked inode as they are now, read back through
     /// the locked descriptor: [`LockedFile::original`] unless this value
     /// rewrote the file.
@@ -291,6 +300,7 @@ fn lock_one(
             name: name.to_os_string(),
             retired: Vec::new(),
             written: false,
+            warnings: Vec::new(),
         });
     }
     Err(ToolError::new(

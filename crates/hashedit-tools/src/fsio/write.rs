@@ -151,6 +151,11 @@ fn via_rename(locked: &mut LockedFile, new_bytes: &[u8]) -> Result<Renamed, Fail
         return Ok(Renamed::OwnerNotPreservable);
     }
     seal_temp(&temp, meta.mode, display)?;
+    // After the mode: setting an ACL adjusts the group bits to its mask,
+    // which the old inode's own ACL and mode already agree on.
+    if let Some(warning) = super::xattrs::copy_xattrs(&locked.file, &temp, display) {
+        locked.warnings.push(warning);
+    }
     fault!(BeforeRename, display).map_err(|error| ToolError::io("write", display, &error))?;
     check_still_there(dir, &locked.name, &meta, display)?;
     rustix::fs::renameat(dir, guard.name(), dir, &locked.name)

@@ -88,7 +88,7 @@ pub fn write(cx: &ToolContext, args: &WriteArgs) -> ToolResult<Outcome> {
     if let Some(session) = cx.session {
         session.record(&resolved.target, fingerprint, Some(bytes));
     }
-    Ok(reply(ws, &display, bytes, fingerprint.tag, created, notice))
+    Ok(reply(ws, &display, bytes, fingerprint.tag, created, notice.as_deref()))
 }
 
 /// The `tag` argument, parsed.
@@ -135,7 +135,7 @@ fn replace_existing(
     resolved: &ResolvedPath,
     expected: Option<SnapshotTag>,
     bytes: &[u8],
-) -> ToolResult<Option<&'static str>> {
+) -> ToolResult<Option<String>> {
     let display = &resolved.display;
     let mut locked = fsio::lock_existing(ws, resolved, WRITE_MAX_BYTES)?;
     let live_tag = ws.tag_scheme().tag_of(&locked.original);
@@ -157,11 +157,14 @@ fn replace_existing(
         };
         return Err(ToolError::new(ErrorKind::StaleTag, message));
     }
-    let notice = live_text
+    let mut notices: Vec<String> = live_text
         .is_err()
-        .then_some("the previous content was not UTF-8 text; it was replaced whole");
+        .then(|| "the previous content was not UTF-8 text; it was replaced whole".to_string())
+        .into_iter()
+        .collect();
     fsio::replace(&mut locked, bytes)?;
-    Ok(notice)
+    notices.extend(locked.take_warnings());
+    Ok((!notices.is_empty()).then(|| notices.join("\n")))
 }
 
 /// The reply to a write of `bytes` (tag `tag`) to `display`.

@@ -221,6 +221,9 @@ pub fn commit_changes(
             return Err(error);
         }
     }
+    for file in locked.iter_mut() {
+        warnings.extend(file.take_warnings());
+    }
     discard_backups(locked, &journal, &mut warnings);
     // Dropping the journal releases the destinations' locks.
     drop(journal);

@@ -1,0 +1,62 @@
+//! Extended attributes carried over to a replacement inode.
+//!
+//! An atomic replace writes a new inode and renames it over the old one;
+//! without this step every extended attribute of the file is lost: POSIX
+//! ACLs (`system.posix_acl_access`), SELinux labels (`security.selinux`),
+//! `user.*` metadata, macOS-style resource data (claude-code #60778,
+//! #44132). Each attribute of the old inode is copied onto the temp file
+//! before the rename; one that cannot be (an unprivileged process may not
+//! set `trusted.*` or another label, a file system may not take `user.*`)
+//! is named in a warning, and the edit goes on (FORMAT.md §6.4).
+
+use std::ffi::OsString;
+use std::fs::File;
+
+use xattr::FileExt;
+
+/// Copies every extended attribute of `from` onto `to`. Returns one
+/// warning naming `display` and the attributes that could not be copied
+/// (none when every one was, or when the file system has none).
+pub(super) fn copy_xattrs(from: &File, to: &File, display: &str) -> Option<String> {
+    if !xattr::SUPPORTED_PLATFORM {
+        return None;
+    }
+    let Ok(names) = from.list_xattr() else {
+        // The file system does not support extended attributes: none to
+        // lose.
+        return None;
+    };
+    let failed: Vec<OsString> = names
+        .filter(|name| !copy_one(from, to, name))
+        .collect();
+    if failed.is_empty() {
+        return None;
+    }
+    let listed: Vec<String> = failed
+        .iter()
+        .map(|name| name.to_string_lossy().into_owned())
+        .collect();
+    Some(format!(
+        "warning: {display}: the new content was written, but {} could not be copied to it ({}); \
+         check them (getfattr -d, getfacl) and set them again if they matter",
+        if failed.len() == 1 {
+            "an extended attribute"
+        } else {
+            "some extended attributes"
+        },
+        listed.join(", ")
+    ))
+}
+
+/// Copies the attribute `name`; false when it could not be read or set.
+fn copy_one(from: &File, to: &File, name: &std::ffi::OsStr) -> bool {
+    match from.get_xattr(name) {
+        Ok(Some(value)) => to.set_xattr(name, &value).is_ok(),
+        // Removed since it was listed: nothing to copy.
+        Ok(None) => true,
+        Err(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests;
