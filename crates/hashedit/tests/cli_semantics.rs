@@ -326,3 +326,75 @@ fn extended_attributes_survive_write_and_edit() {
         assert_eq!(xattr::get(&file, "system.posix_acl_access").unwrap(), Some(acl));
     }
 }
+
+/// Whether `program args…` ran and succeeded (false when it is missing or
+/// not permitted here).
+fn succeeds(program: &str, args: &[&str]) -> bool {
+    Command::new(program)
+        .args(args)
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[test]
+fn a_bind_mounted_file_is_rewritten_in_place() {
+    // claude-code #25438: a single-file bind mount cannot be renamed over
+    // (EBUSY); it was refused as "cannot create".
+    let dir = workspace(&[("mounted.txt", "old\n"), ("outside/source.txt", "old\n")]);
+    let root = dir.path();
+    if !succeeds("unshare", &["-m", "true"]) {
+        eprintln!("SKIPPED: no private mount namespaces here");
+        return;
+    }
+    let script = format!(
+        "mount --bind {src} {dst} && printf 'new\\n' | {bin} --root {root} write mounted.txt && cat {dst}",
+        src = root.join("outside/source.txt").display(),
+        dst = root.join("mounted.txt").display(),
+        bin = env!("CARGO_BIN_EXE_hashedit"),
+        root = root.display(),
+    );
+    let out = Command::new("unshare")
+        .args(["-m", "sh", "-c", &script])
+        .env("HASHEDIT_REGISTRY", "off")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if String::from_utf8_lossy(&out.stderr).contains("mount:") {
+        eprintln!("SKIPPED: bind mounts not permitted here");
+        return;
+    }
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(stdout, format!("replaced mounted.txt\n\n[mounted.txt#{}]\n1:new\nnew\n", tag(b"new\n")));
+    // The write went through the mount to its source; nothing left behind.
+    assert_eq!(fs::read_to_string(root.join("outside/source.txt")).unwrap(), "new\n");
+    let mut names: Vec<String> = fs::read_dir(root)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["mounted.txt", "outside"]);
+}
+
+#[test]
+fn an_immutable_file_is_named_immutable() {
+    let dir = workspace(&[("frozen.txt", "a\n")]);
+    let root = dir.path();
+    let file = root.join("frozen.txt");
+    let path = file.to_str().unwrap();
+    if !succeeds("chattr", &["+i", path]) {
+        eprintln!("SKIPPED: chattr +i not permitted here");
+        return;
+    }
+    let out = run(root, &["write", "frozen.txt"], "b\n");
+    let t = tag(b"a\n");
+    let edit = run(root, &["edit"], &format!("[frozen.txt#{t}]\nPUT 1:\n+b\n"));
+    assert!(succeeds("chattr", &["-i", path]));
+    assert_eq!(out.code, Some(1));
+    let refusal = "frozen.txt is immutable (its 'i' attribute is set, see lsattr); nothing was written. \
+                   Remove the attribute (chattr -i, as root) if it really should change\n";
+    assert_eq!(out.stderr, refusal);
+    assert_eq!(edit.code, Some(1));
+    assert_eq!(edit.stderr, refusal);
+    assert_eq!(fs::read_to_string(&file).unwrap(), "a\n");
+}

@@ -93,13 +93,52 @@ pub(super) fn replace_inner(locked: &mut LockedFile, new_bytes: &[u8]) -> Result
     if let Some(error) = read_only_error(&locked.display, meta.mode) {
         return Err(error.into());
     }
+    if let Some(error) = immutable_error(&locked.file, &locked.display) {
+        return Err(error.into());
+    }
     if meta.nlink > 1 {
         return in_place(locked, new_bytes);
     }
     match via_rename(locked, new_bytes)? {
         Renamed::Done => Ok(()),
-        Renamed::OwnerNotPreservable => in_place(locked, new_bytes),
+        Renamed::OwnerNotPreservable | Renamed::NameBusy => in_place(locked, new_bytes),
     }
+}
+
+/// The refusal for a file whose inode flags forbid rewriting it:
+/// immutable (`chattr +i`) or append-only (`chattr +a`). Without this the
+/// failure surfaced later as a misleading "its directory does not allow
+/// creating files" (claude-code #25438). `None` when neither flag is set
+/// or the file system has no such flags.
+pub(super) fn immutable_error(file: &File, display: &str) -> Option<ToolError> {
+    let flags = inode_flags(file)?;
+    let (what, flag) = if flags.contains(rustix::fs::IFlags::IMMUTABLE) {
+        ("immutable", "i")
+    } else if flags.contains(rustix::fs::IFlags::APPEND) {
+        ("append-only", "a")
+    } else {
+        return None;
+    };
+    Some(ToolError::new(
+        ErrorKind::PermissionDenied,
+        format!(
+            "{display} is {what} (its '{flag}' attribute is set, see lsattr); nothing was written. \
+             Remove the attribute (chattr -{flag}, as root) if it really should change"
+        ),
+    ))
+}
+
+/// The inode flags of `file` (Linux `FS_IOC_GETFLAGS`); `None` where the
+/// file system or platform has none.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn inode_flags(file: &File) -> Option<rustix::fs::IFlags> {
+    rustix::fs::ioctl_getflags(file).ok()
+}
+
+/// See the Linux definition.
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn inode_flags(_file: &File) -> Option<rustix::fs::IFlags> {
+    None
 }
 
 /// Puts [`LockedFile::original`] back in place of what this value
@@ -137,6 +176,10 @@ enum Renamed {
     Done,
     /// Nothing happened: the owner could not be copied onto a new inode.
     OwnerNotPreservable,
+    /// Nothing happened: the name cannot be renamed over (`EBUSY`: a
+    /// single-file bind mount, or a mount point), so the inode must be
+    /// rewritten in place (claude-code #25438).
+    NameBusy,
 }
 
 fn via_rename(locked: &mut LockedFile, new_bytes: &[u8]) -> Result<Renamed, Failure> {
@@ -158,8 +201,12 @@ fn via_rename(locked: &mut LockedFile, new_bytes: &[u8]) -> Result<Renamed, Fail
     }
     fault!(BeforeRename, display).map_err(|error| ToolError::io("write", display, &error))?;
     check_still_there(dir, &locked.name, &meta, display)?;
-    rustix::fs::renameat(dir, guard.name(), dir, &locked.name)
-        .map_err(|errno| map_create_errno(display, errno))?;
+    match rustix::fs::renameat(dir, guard.name(), dir, &locked.name) {
+        Ok(()) => {}
+        // The guard removes the temp file.
+        Err(errno) if errno == Errno::BUSY => return Ok(Renamed::NameBusy),
+        Err(errno) => return Err(map_create_errno(display, errno).into()),
+    }
     guard.disarm();
 
     // The new bytes are visible from here on.
