@@ -122,6 +122,12 @@ pub struct GlobArgs {
 pub struct ListDirArgs {
     /// Directory to list, relative to the workspace root or absolute inside it.
     pub path: String,
+    /// Also list hashedit's unfinished temp files (`.hashedit-<16
+    /// hex>.tmp`) that a killed process left. The CLI's `ls --hidden`; not
+    /// part of the MCP schema.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub include_leftovers: bool,
 }
 
 /// `write` arguments.

@@ -51,6 +51,7 @@ macro_rules! fault {
 
 #[cfg(test)]
 pub(crate) mod fault;
+mod live;
 mod lock;
 mod open;
 #[cfg(test)]
@@ -60,6 +61,7 @@ mod tree;
 mod write;
 mod xattrs;
 
+pub use live::remove_unfinished_temp_files;
 pub use lock::{LockedFile, lock_all, lock_existing};
 pub(crate) use open::Special;
 pub use open::{not_regular_file_error, open_regular};

@@ -154,6 +154,10 @@ enum Command {
     Ls {
         /// Directory to list (default: the workspace root).
         path: Option<String>,
+        /// Also list the unfinished .hashedit-*.tmp files a killed hashedit
+        /// left (safe to delete).
+        #[arg(long)]
+        hidden: bool,
     },
     /// Create or replace a file with the content read from stdin.
     Write {
@@ -237,6 +241,7 @@ The whole format: docs/FORMAT.md.";
 /// Parses the command line, runs the tool, prints, and returns the exit code.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
+    clean_up_on_signals();
     if let Some(code) = run_generator(&cli.command) {
         return code;
     }
@@ -282,6 +287,24 @@ pub fn run() -> ExitCode {
             ExitCode::from(EXIT_USAGE)
         }
     }
+}
+
+/// On SIGINT, SIGTERM or SIGHUP: remove the temp files of writes in
+/// progress, then exit as the signal would (128 + its number). The
+/// default action would leave a large write's hidden
+/// `.hashedit-<16 hex>.tmp` behind (FORMAT.md §6.4). A handler that cannot
+/// be installed leaves the default action in place.
+fn clean_up_on_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            hashedit_tools::remove_unfinished_temp_files();
+            std::process::exit(128 + signal);
+        }
+    });
 }
 
 /// `completions` and `man`: text generated from the clap definitions,
@@ -515,10 +538,11 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
                 max_results,
             },
         )),
-        Command::Ls { path } => plain(tools::list_dir(
+        Command::Ls { path, hidden } => plain(tools::list_dir(
             cx,
             &ListDirArgs {
                 path: path.unwrap_or_else(|| ".".into()),
+                include_leftovers: hidden,
             },
         )),
         Command::Write { path, tag } => {

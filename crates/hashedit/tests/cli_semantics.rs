@@ -398,3 +398,85 @@ fn an_immutable_file_is_named_immutable() {
     assert_eq!(edit.stderr, refusal);
     assert_eq!(fs::read_to_string(&file).unwrap(), "a\n");
 }
+
+/// The names in `dir` that are hashedit temp files.
+fn temp_files(dir: &Path) -> Vec<String> {
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with(".hashedit-") && name.ends_with(".tmp"))
+        .collect()
+}
+
+#[test]
+fn a_signal_during_a_large_write_leaves_no_temp_file() {
+    // A SIGTERM while the temp file is being written and synced used to
+    // leave it behind; now it is removed and the process exits 128 + 15.
+    let dir = workspace(&[("big.txt", "old\n")]);
+    let root = dir.path();
+    let content = "0123456789abcdef".repeat(8 * 1024 * 1024 / 16 * 12); // 96 MiB
+    let mut caught = false;
+    for _attempt in 0..5 {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hashedit"))
+            .arg("--root")
+            .arg(root)
+            .args(["write", "big.txt"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .env("HASHEDIT_REGISTRY", "off")
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(content.as_bytes()).unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while temp_files(root).is_empty() && std::time::Instant::now() < deadline {
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_micros(200));
+        }
+        if temp_files(root).is_empty() {
+            // Finished before it could be caught: restore and try again.
+            child.wait().unwrap();
+            fs::write(root.join("big.txt"), "old\n").unwrap();
+            continue;
+        }
+        rustix::process::kill_process(
+            rustix::process::Pid::from_child(&child),
+            rustix::process::Signal::TERM,
+        )
+        .unwrap();
+        let status = child.wait().unwrap();
+        if status.code() == Some(0) {
+            // It finished first after all.
+            fs::write(root.join("big.txt"), "old\n").unwrap();
+            continue;
+        }
+        assert_eq!(status.code(), Some(128 + 15));
+        assert_eq!(temp_files(root), Vec::<String>::new());
+        assert_eq!(fs::read_to_string(root.join("big.txt")).unwrap(), "old\n");
+        caught = true;
+        break;
+    }
+    assert!(caught, "the write always finished before it could be signalled");
+}
+
+#[test]
+fn leftovers_of_a_killed_process_show_with_hidden() {
+    let dir = workspace(&[
+        ("a.txt", "a\n"),
+        (".hashedit-0123456789abcdef.tmp", "partial"),
+        ("sub/.hashedit-fedcba9876543210.tmp", "partial"),
+    ]);
+    let root = dir.path();
+    assert_eq!(run(root, &["ls"], "").stdout, "a.txt\nsub/\n");
+    assert_eq!(
+        run(root, &["ls", "--hidden"], "").stdout,
+        ".hashedit-0123456789abcdef.tmp\na.txt\nsub/\n"
+    );
+    assert_eq!(run(root, &["glob", "*.tmp"], "").code, Some(1));
+    assert_eq!(
+        run(root, &["glob", "--hidden", "*.tmp"], "").stdout,
+        ".hashedit-0123456789abcdef.tmp\nsub/.hashedit-fedcba9876543210.tmp\n\n2 files\n"
+    );
+}

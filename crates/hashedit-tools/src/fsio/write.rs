@@ -536,6 +536,9 @@ pub(super) struct TempName<'d> {
     dir: BorrowedFd<'d>,
     name: OsString,
     armed: bool,
+    /// Its id among the temp files a signal removes (module `live`);
+    /// `None` for `.bak` copies, which a signal must not remove.
+    live: Option<u64>,
 }
 
 impl TempName<'_> {
@@ -553,6 +556,9 @@ impl Drop for TempName<'_> {
     fn drop(&mut self) {
         if self.armed {
             let _ = rustix::fs::unlinkat(self.dir, &self.name, AtFlags::empty());
+        }
+        if let Some(id) = self.live {
+            super::live::unregister(id);
         }
     }
 }
@@ -575,6 +581,7 @@ fn rename_to_bak<'d>(
                     dir,
                     name,
                     armed: true,
+                    live: None,
                 });
             }
             Err(errno) if errno == Errno::EXIST => {}
@@ -604,10 +611,12 @@ pub(super) fn create_temp<'d>(
             Mode::from_raw_mode(mode as _),
         ) {
             Ok(fd) => {
+                let live = super::live::register(dir, &name);
                 let guard = TempName {
                     dir,
                     name,
                     armed: true,
+                    live,
                 };
                 return Ok((File::from(fd), guard));
             }

@@ -4,7 +4,7 @@ use hashedit_core::truncate::truncate_to_budget;
 use serde_json::json;
 
 use super::budget::{fit, listing_tail, render_listing};
-use super::{SearchOptions, SearchScope, budget_reason};
+use super::{Leftovers, SearchOptions, SearchScope, budget_reason};
 use crate::error::{ErrorKind, ToolError, ToolResult};
 use crate::fsio::is_temp_leftover;
 use crate::outcome::Outcome;
@@ -27,7 +27,8 @@ struct Entry {
 ///
 /// Not recursive; hidden and ignored entries are included, except
 /// hashedit's own unfinished temp files (`.hashedit-<16 hex>.tmp`, see
-/// [`is_temp_leftover`]); its `.bak` backups are listed. Entries are
+/// [`is_temp_leftover`]) unless [`SearchOptions::leftovers`] shows them;
+/// its `.bak` backups are listed. Entries are
 /// sorted byte-wise by their displayed text; directories end with `/`;
 /// symbolic links are listed under their own name and never followed;
 /// anything else (FIFO, socket, device) is listed by name. Names are
@@ -93,7 +94,8 @@ pub fn list_dir_with(
         }
         let entry = entry.map_err(|e| ToolError::io("list", scope.display, &e))?;
         let file_type = entry.file_type();
-        if file_type.as_ref().is_ok_and(std::fs::FileType::is_file)
+        if options.leftovers == Leftovers::Hide
+            && file_type.as_ref().is_ok_and(std::fs::FileType::is_file)
             && is_temp_leftover(&entry.file_name())
         {
             continue;

@@ -97,6 +97,21 @@ pub struct SearchOptions {
     /// When another thread raises it, the search stops at the next entry
     /// or file and reports itself as cancelled.
     pub cancel: Option<CancelToken>,
+    /// Whether `list_dir` shows hashedit's unfinished temp files
+    /// (`.hashedit-<16 hex>.tmp`, left by a killed process); `glob` and
+    /// `grep` show them with `include_hidden`.
+    pub leftovers: Leftovers,
+}
+
+/// Whether a listing shows hashedit's unfinished temp files.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Leftovers {
+    /// Left out: they are never anyone's content (the default).
+    #[default]
+    Hide,
+    /// Listed, so a user can find what a killed process left (the CLI's
+    /// `ls --hidden`).
+    Show,
 }
 
 impl Default for SearchOptions {
@@ -106,6 +121,7 @@ impl Default for SearchOptions {
             time_limit: SEARCH_TIME_LIMIT,
             max_entries: MAX_WALK_ENTRIES,
             cancel: None,
+            leftovers: Leftovers::Hide,
         }
     }
 }

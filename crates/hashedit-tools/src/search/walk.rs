@@ -7,8 +7,8 @@
 //! * hidden (dot) entries are skipped unless asked for; `.git` directories
 //!   are never entered, except when the walk root itself is one;
 //! * hashedit's own unfinished temp files (`.hashedit-<16 hex>.tmp`, see
-//!   [`is_temp_leftover`]) are skipped even when hidden entries are asked
-//!   for; its `.bak` backups are not, since one can be the only complete
+//!   [`is_temp_leftover`]) are skipped unless every hidden entry is asked
+//!   for (then they are shown, so what a killed process left can be found); its `.bak` backups are not, since one can be the only complete
 //!   copy of a file's earlier content;
 //! * symbolic links are neither followed nor yielded, whether they point at
 //!   files or directories, so a link inside the workspace can never expose
@@ -158,11 +158,15 @@ impl WalkRules {
     }
 }
 
-/// `.git` directories and hashedit's temp leftovers are never walked.
-fn never_walked(entry: &DirEntry) -> bool {
+/// `.git` directories are never walked, nor hashedit's temp leftovers
+/// unless every hidden entry is asked for (so `glob --hidden` finds what a
+/// killed process left).
+fn never_walked(entry: &DirEntry, hidden: &Hidden) -> bool {
     entry.depth() > 0
         && (entry.file_name() == ".git"
-            || (entry.file_type().is_some_and(|t| t.is_file()) && is_temp_leftover(entry.file_name())))
+            || (!matches!(hidden, Hidden::Include)
+                && entry.file_type().is_some_and(|t| t.is_file())
+                && is_temp_leftover(entry.file_name())))
 }
 
 /// Walks `target`, calling `visit` for every regular file, special file
@@ -211,7 +215,7 @@ pub(crate) fn visit_counting_ignored(
     let mut walked: HashSet<PathBuf> = HashSet::new();
     let mut builder = rules.builder(target, rules.ignore);
     let admit = rules.clone();
-    builder.filter_entry(move |entry| !never_walked(entry) && admit.admits(entry));
+    builder.filter_entry(move |entry| !never_walked(entry, &admit.hidden) && admit.admits(entry));
 
     let mut seen = 0usize;
     for entry in builder.build() {
@@ -281,7 +285,7 @@ fn count_ignored(target: &Path, rules: &WalkRules, limits: &Limits, walked: Hash
         if entry.depth() == 0 {
             return true;
         }
-        if never_walked(entry) || !admit.admits(entry) {
+        if never_walked(entry, &admit.hidden) || !admit.admits(entry) {
             return false;
         }
         if walked.contains(entry.path()) {

@@ -5,7 +5,7 @@ use crate::args::{GlobArgs, GrepArgs, ListDirArgs};
 use crate::context::ToolContext;
 use crate::error::ToolResult;
 use crate::outcome::Outcome;
-use crate::search::{self, SearchOptions, SearchScope};
+use crate::search::{self, Leftovers, SearchOptions, SearchScope};
 use crate::workspace::{Resolve, Workspace};
 
 /// Runs `grep` under `args.path` (default: the workspace root).
@@ -46,8 +46,16 @@ pub fn glob(cx: &ToolContext, args: &GlobArgs) -> ToolResult<Outcome> {
 /// See [`search::list_dir`] for the output and errors.
 pub fn list_dir(cx: &ToolContext, args: &ListDirArgs) -> ToolResult<Outcome> {
     let ws = cx.ws;
+    let options = SearchOptions {
+        leftovers: if args.include_leftovers {
+            Leftovers::Show
+        } else {
+            Leftovers::Hide
+        },
+        ..search_options(cx)
+    };
     in_scope(ws, &args.path, |scope| {
-        search::list_dir_with(scope, ws.max_output_bytes(), &search_options(cx))
+        search::list_dir_with(scope, ws.max_output_bytes(), &options)
     })
 }
 
