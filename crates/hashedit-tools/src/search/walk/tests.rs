@@ -66,7 +66,7 @@ fn honours_gitignore_without_a_repository_and_skips_dot_git() {
 }
 
 #[test]
-fn hashedit_temp_leftovers_are_skipped_but_backups_are_not() {
+fn hashedit_temp_leftovers_are_skipped_unless_every_hidden_entry_is_asked_for() {
     let ws = Ws::new(&[
         (".hashedit-0123456789abcdef.tmp", b"x"),
         ("src/.hashedit-fedcba9876543210.tmp", b"x"),
@@ -75,11 +75,15 @@ fn hashedit_temp_leftovers_are_skipped_but_backups_are_not() {
         ("src/a.rs", b"x"),
     ]);
     assert_eq!(names(&ws.root, false), ["src/a.rs"]);
+    // With hidden entries asked for, what a killed process left is shown
+    // so it can be found (and deleted).
     assert_eq!(
         names(&ws.root, true),
         [
+            ".hashedit-0123456789abcdef.tmp",
             ".hashedit-notes.tmp",
             "src/.hashedit-fedcba9876543210.bak",
+            "src/.hashedit-fedcba9876543210.tmp",
             "src/a.rs"
         ]
     );
