@@ -33,6 +33,7 @@ use crate::error::{ErrorKind, ToolError, ToolResult};
 
 mod protect;
 mod quote;
+mod unicode;
 
 pub use protect::{DEFAULT_PROTECTED_NAMES, Protected, Protection};
 pub use quote::{display_path, parse_quoted, raw_path};
@@ -105,6 +106,11 @@ pub struct ResolvedPath {
     pub target: PathBuf,
     /// Whether `target` existed at resolution time.
     pub exists: bool,
+    /// Set when a name of the path did not exist as written but exactly
+    /// one entry beside it is the same name under Unicode normalisation
+    /// (NFC `café` for an NFD `café` on disk): the path was resolved to
+    /// that entry, and this says so, for the reply (FORMAT.md §8.5).
+    pub note: Option<String>,
 }
 
 impl Workspace {
@@ -305,6 +311,7 @@ impl Workspace {
             hops: 0,
             open_links: Vec::new(),
             escaped_via: None,
+            twins: Vec::new(),
         };
         match self.under_alias(written) {
             Some(rest) => walk.push_front(&rest),
@@ -337,11 +344,20 @@ impl Workspace {
         if target.as_os_str().len() > MAX_PATH_BYTES {
             return Err(self.path_too_long(path, target.as_os_str().len()));
         }
-        let display = self.display_for(written, &target);
+        // A name resolved through its Unicode twin is shown as it is on
+        // disk, so the header names a file that exists.
+        let display = if walk.twins.is_empty() {
+            self.display_for(written, &target)
+        } else {
+            let relative = target.strip_prefix(&self.root).unwrap_or(&target);
+            display_path(&slash_join(relative)).into_owned()
+        };
+        let note = unicode::twins_note(&walk.twins);
         Ok(ResolvedPath {
             display,
             target,
             exists,
+            note,
         })
     }
 
@@ -523,6 +539,8 @@ struct Walk<'a> {
     /// The symlink whose target left the walk outside the root, if the walk
     /// is outside because of one (for messages).
     escaped_via: Option<String>,
+    /// Names resolved to their Unicode twin: (as written, as on disk).
+    twins: Vec<(String, String)>,
 }
 
 impl Walk<'_> {
@@ -616,6 +634,11 @@ impl Walk<'_> {
         let metadata = match std::fs::symlink_metadata(&next) {
             Ok(metadata) => metadata,
             Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                if let Some(twin) = unicode::twin(&self.current, &name) {
+                    self.twins.push((lossy(&name), lossy(&twin)));
+                    let next = self.current.join(&twin);
+                    return self.visit(twin, next);
+                }
                 let mut tail = vec![Step::Name(name)];
                 tail.extend(self.pending.drain(..).rev());
                 return Ok(Visited::Missing(tail));

@@ -480,3 +480,34 @@ fn leftovers_of_a_killed_process_show_with_hidden() {
         ".hashedit-0123456789abcdef.tmp\nsub/.hashedit-fedcba9876543210.tmp\n\n2 files\n"
     );
 }
+
+#[test]
+fn a_name_typed_in_another_unicode_form_finds_the_stored_file() {
+    // opencode #31786: café.md stored NFD, typed NFC.
+    let nfd = "cafe\u{301}.md";
+    let nfc = "caf\u{e9}.md";
+    let dir = workspace(&[(nfd, "hello\n")]);
+    let root = dir.path();
+    let note = format!(
+        "note: '{nfc}' (NFC) is stored as '{nfd}' (NFD); the same name under Unicode normalisation, so \
+         that existing entry was used (no second, look-alike name was created)"
+    );
+    let out = run(root, &["read", nfc], "");
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(out.stdout, format!("[{nfd}#{}]\n1:hello\n\n{note}\n", tag(b"hello\n")));
+    // write replaces the stored file instead of creating a look-alike.
+    let out = run(root, &["write", nfc], "bye\n");
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.starts_with(&format!("replaced {nfd}\n")), "{}", out.stdout);
+    assert!(out.stdout.ends_with(&format!("\n\n{note}\n")));
+    // edit through the other spelling.
+    let out = run(root, &["edit"], &format!("[{nfc}#{}]\nPUT 1:\n+ciao\n", tag(b"bye\n")));
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.ends_with(&format!("\n\n{note}\n")), "{}", out.stdout);
+    let names: Vec<String> = fs::read_dir(root)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names, [nfd]);
+    assert_eq!(fs::read_to_string(root.join(nfd)).unwrap(), "ciao\n");
+}

@@ -18,7 +18,7 @@ use crate::error::{ErrorKind, ToolError, ToolResult};
 use crate::fsio;
 use crate::outcome::Outcome;
 use crate::session::MAX_TEXT_BYTES_PER_SNAPSHOT;
-use crate::workspace::Resolve;
+use crate::workspace::{Resolve, ResolvedPath};
 
 /// Bytes read from disk per chunk while scanning.
 pub const READ_CHUNK_BYTES: usize = 256 * 1024;
@@ -69,10 +69,20 @@ fn decode_error(display: &str, error: &DecodeError) -> ToolError {
 /// `NotFound`, `PathOutsideWorkspace`, `NotARegularFile`, `Binary`,
 /// `NotUtf8`, `UnsupportedEncoding`, `Io`.
 pub fn read_file(cx: &ToolContext, args: &ReadFileArgs) -> ToolResult<Outcome> {
+    window_request(args.offset, args.limit, 0)
+        .map_err(|e| ToolError::new(ErrorKind::InvalidArguments, e.to_string()))?;
+    let resolved = cx.ws.resolve(&args.path, Resolve::Existing)?;
+    let note = resolved.note.clone();
+    let mut outcome = read_resolved(cx, args, resolved)?;
+    super::append_note(&mut outcome, note.as_deref());
+    Ok(outcome)
+}
+
+/// [`read_file`] of the path `args.path` resolved to.
+fn read_resolved(cx: &ToolContext, args: &ReadFileArgs, resolved: ResolvedPath) -> ToolResult<Outcome> {
     let ws = cx.ws;
     let request = window_request(args.offset, args.limit, 0)
         .map_err(|e| ToolError::new(ErrorKind::InvalidArguments, e.to_string()))?;
-    let resolved = ws.resolve(&args.path, Resolve::Existing)?;
     let display = resolved.display.clone();
     let mut file = fsio::open_regular(ws, &resolved)?;
     let request = hashedit_core::scan::WindowRequest {

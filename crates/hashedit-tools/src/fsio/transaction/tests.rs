@@ -528,6 +528,7 @@ fn a_destination_directory_swapped_for_a_symlink_is_a_conflict() {
             display: "elsewhere.txt".into(),
             target: outside.path().join("elsewhere.txt"),
             exists: false,
+            note: None,
         },
         bytes: b"x".to_vec(),
     };

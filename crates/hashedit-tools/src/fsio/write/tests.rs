@@ -414,6 +414,7 @@ fn create_new_refuses_the_root() {
         display: ".".into(),
         target: ws.root().to_path_buf(),
         exists: false,
+        note: None,
     };
     assert_eq!(
         create_new(&ws, &root, b"x").unwrap_err().kind,

@@ -104,6 +104,12 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
         EditMode::DryRun => reply::dry_run(&document, &targets, &locked, &edits, &changes),
     };
     drop(locked);
+    let mut reply = reply;
+    for target in &targets {
+        for resolved in std::iter::once(&target.path).chain(&target.dest) {
+            super::append_note(&mut reply, resolved.note.as_deref());
+        }
+    }
     Ok(reply)
 }
 
