@@ -111,7 +111,7 @@ impl ToolName {
                     "literal": {"type": "boolean", "description": "Match pattern as plain text."},
                     "case_sensitive": {"type": "boolean", "description": "Default true."},
                     "include_hidden": {"type": "boolean", "description": "Also search hidden files."},
-                    "no_ignore": {"type": "boolean", "description": "Also search files .gitignore/.ignore rules skip."},
+                    "no_ignore": {"type": "boolean", "description": "Also search ignored files."},
                     "max_results": {"type": "integer", "minimum": 1, "description": "Cap on matching lines (content mode) or files. Default 200."},
                     "max_per_file": {"type": "integer", "minimum": 1, "description": "Cap on rows per file. Default 10."},
                     "output_mode": {"type": "string", "enum": ["content", "files_with_matches", "count"], "description": "Default content."}
@@ -123,7 +123,7 @@ impl ToolName {
                     "pattern": {"type": "string", "description": "Glob, e.g. \"*.md\" or \"src/**/*.ts\"."},
                     "path": {"type": "string", "description": "Directory to search. Default: the workspace root."},
                     "include_hidden": {"type": "boolean", "description": "Also list hidden files."},
-                    "no_ignore": {"type": "boolean", "description": "Also list files .gitignore/.ignore rules skip."},
+                    "no_ignore": {"type": "boolean", "description": "Also list ignored files."},
                     "max_results": {"type": "integer", "minimum": 1, "description": "Cap on paths. Default 200."}
                 }),
                 json!(["pattern"]),
@@ -305,10 +305,10 @@ Search file contents with a regular expression (Rust syntax, matched one line at
 
 In content mode (the default) each matching file appears as a header [path#TAG] followed by rows N | text. The header and line numbers are a real snapshot: you may edit the file from them without reading it first. The text after | is a preview that long lines shorten, so read the file when you need a line's exact text. files_with_matches lists paths; count prints path:count.
 
-Files ignored by .gitignore are skipped unless no_ignore=true, hidden files unless include_hidden=true or the glob names them (\".github/**\"); binary, non-UTF-8 and very large files are skipped and counted in the summary, which also says when a cap was reached.";
+Ignored files are skipped unless no_ignore=true, hidden ones unless include_hidden=true or the glob names them; binary, non-UTF-8 and very large files are skipped and counted in the summary, which also says when a cap was reached.";
 
 const GLOB_DESCRIPTION: &str = "\
-Find files whose path matches a glob, listed relative to the workspace root in directory order. * and ? match within one path segment, ** across directories; a pattern without / matches at any depth (\"*.rs\" finds every Rust file, \"src/*.rs\" only those directly in src). Ignored files are skipped unless no_ignore=true or the pattern names their directory (\"build/**\"), hidden files unless include_hidden=true or a segment of the pattern starts with a dot (\".github/workflows/*.yml\").";
+Find files whose path matches a glob, listed relative to the workspace root in directory order. * and ? match within one path segment, ** across directories; a pattern without / matches at any depth (\"*.rs\" finds every Rust file, \"src/*.rs\" only those directly in src). Ignored files are skipped unless no_ignore=true or the pattern names their directory (\"build/**\"), hidden ones unless include_hidden=true or the pattern names them (\".github/*\").";
 
 const LIST_DIR_DESCRIPTION: &str = "\
 List one directory of the workspace (\".\" is the root), sorted by name; subdirectories end with /.";

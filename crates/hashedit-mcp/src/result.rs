@@ -43,13 +43,24 @@ pub enum StructuredContent {
 /// asked for, the facts with the text as structured content.
 pub fn success(outcome: Outcome, shape: StructuredContent) -> CallToolResult {
     let Outcome {
-        text, structured, ..
+        text,
+        structured,
+        image,
+        ..
     } = outcome;
     let structured_content = match shape {
         StructuredContent::Off => None,
         StructuredContent::On => Some(with_text(structured.clone(), &text)),
     };
-    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+    let mut content = vec![ContentBlock::text(text)];
+    // An image read_file read goes to the model as image content, so a
+    // multimodal model sees it (FORMAT.md §4.5); its line of text stays.
+    if let Some(image) = image {
+        use base64::Engine as _;
+        let data = base64::engine::general_purpose::STANDARD.encode(&image.bytes);
+        content.push(ContentBlock::image(data, image.mime));
+    }
+    let mut result = CallToolResult::success(content);
     result.meta = Some(facts(structured));
     result.structured_content = structured_content;
     result

@@ -166,13 +166,13 @@ fn rho_schemas() -> Vec<(&'static str, Value)> {
         (
             "grep",
             parse(
-                r#"{"type":"object","properties":{"pattern":{"type":"string"},"path":{"type":"string"},"glob":{"type":"string"},"literal":{"type":"boolean"},"case_sensitive":{"type":"boolean"},"include_hidden":{"type":"boolean"},"max_results":{"type":"integer","minimum":1},"max_per_file":{"type":"integer","minimum":1},"output_mode":{"type":"string","enum":["content","files_with_matches","count"]}},"required":["pattern"]}"#,
+                r#"{"type":"object","properties":{"pattern":{"type":"string"},"path":{"type":"string"},"glob":{"type":"string"},"literal":{"type":"boolean"},"case_sensitive":{"type":"boolean"},"include_hidden":{"type":"boolean"},"no_ignore":{"type":"boolean"},"max_results":{"type":"integer","minimum":1},"max_per_file":{"type":"integer","minimum":1},"output_mode":{"type":"string","enum":["content","files_with_matches","count"]}},"required":["pattern"]}"#,
             ),
         ),
         (
             "glob",
             parse(
-                r#"{"type":"object","properties":{"pattern":{"type":"string"},"path":{"type":"string"},"include_hidden":{"type":"boolean"},"max_results":{"type":"integer","minimum":1}},"required":["pattern"]}"#,
+                r#"{"type":"object","properties":{"pattern":{"type":"string"},"path":{"type":"string"},"include_hidden":{"type":"boolean"},"no_ignore":{"type":"boolean"},"max_results":{"type":"integer","minimum":1}},"required":["pattern"]}"#,
             ),
         ),
         (

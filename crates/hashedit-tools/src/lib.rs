@@ -21,5 +21,5 @@ pub use cancel::CancelToken;
 pub use context::ToolContext;
 pub use error::{ErrorKind, ToolError, ToolResult};
 pub use fsio::{is_temp_leftover, remove_unfinished_temp_files};
-pub use outcome::Outcome;
+pub use outcome::{Image, Outcome};
 pub use session::Session;

@@ -17,6 +17,18 @@ pub struct Outcome {
     /// Snapshot headers this reply showed that the tool did not record
     /// itself (grep's per-file headers), for the session to remember.
     pub served: Vec<Served>,
+    /// An image `read_file` read, for surfaces that can show one (the MCP
+    /// server sends it as image content; the CLI prints only the text).
+    pub image: Option<Image>,
+}
+
+/// An image file's bytes and MIME type (FORMAT.md §4.5).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Image {
+    /// `image/png`, `image/jpeg`, `image/gif` or `image/webp`.
+    pub mime: &'static str,
+    /// The file's bytes, whole.
+    pub bytes: Vec<u8>,
 }
 
 /// A `[path#TAG]` header shown to the model.
@@ -35,6 +47,7 @@ impl Outcome {
             text: text.into(),
             structured,
             served: Vec::new(),
+            image: None,
         }
     }
 }

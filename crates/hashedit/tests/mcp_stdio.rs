@@ -170,6 +170,39 @@ fn survives_garbage_and_a_huge_line() {
 }
 
 #[test]
+fn an_image_comes_back_as_image_content_and_text_like_one_as_text() {
+    const GIF: &[u8] = b"GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!\xf9\x04\x01\x00\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;";
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("dot.gif"), GIF).unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "GIF89a is a header\n").unwrap();
+    let root = root_arg(dir.path());
+    let mut server = Server::start(&["mcp", "--root", &root]);
+    server.initialize();
+    let read = server.call(1, "read_file", json!({"path": "dot.gif"}));
+    assert_eq!(read["content"][0]["text"], "image/gif image (43 bytes)");
+    assert_eq!(read["content"][1]["type"], "image");
+    assert_eq!(read["content"][1]["mimeType"], "image/gif");
+    assert_eq!(
+        read["content"][1]["data"],
+        "R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw=="
+    );
+    let text = server.call(2, "read_file", json!({"path": "notes.txt"}));
+    assert_eq!(text["content"][0]["text"], "[notes.txt#06F5]\n1:GIF89a is a header");
+    assert_eq!(text["content"].as_array().unwrap().len(), 1);
+    assert!(server.close().success());
+
+    // Over the output budget: described, not sent.
+    let mut server = Server::start(&["--max-output-bytes", "40", "mcp", "--root", &root]);
+    server.initialize();
+    let read = server.call(1, "read_file", json!({"path": "dot.gif"}));
+    assert_eq!(
+        read["content"],
+        json!([{"type": "text", "text": "image/gif image (43 bytes; not shown: 60 bytes as base64, over the output budget of 40 bytes)"}])
+    );
+    assert!(server.close().success());
+}
+
+#[test]
 fn protected_paths_are_refused_unless_the_server_allows_them() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join(".git")).unwrap();

@@ -8,6 +8,7 @@
 
 pub mod edit;
 pub mod find;
+mod image;
 pub mod read;
 pub mod write;
 

@@ -17,29 +17,46 @@ use crate::context::ToolContext;
 use crate::error::{ErrorKind, ToolError, ToolResult};
 use crate::fsio;
 use crate::outcome::Outcome;
+use super::image::image_mime;
 use crate::session::MAX_TEXT_BYTES_PER_SNAPSHOT;
 use crate::workspace::{Resolve, ResolvedPath};
 
 /// Bytes read from disk per chunk while scanning.
 pub const READ_CHUNK_BYTES: usize = 256 * 1024;
 
-/// Image formats recognised by their first bytes: (magic, MIME type).
-const IMAGE_MAGIC: &[(&[u8], &str)] = &[
-    (b"\x89PNG\r\n\x1a\n", "image/png"),
-    (b"\xFF\xD8\xFF", "image/jpeg"),
-    (b"GIF87a", "image/gif"),
-    (b"GIF89a", "image/gif"),
-];
-
-/// The MIME type of an image whose bytes start with `head`, if any.
-fn image_mime(head: &[u8]) -> Option<&'static str> {
-    if head.len() >= 12 && &head[..4] == b"RIFF" && &head[8..12] == b"WEBP" {
-        return Some("image/webp");
+/// The reply for an image (FORMAT.md §4.5): one line of text, and the
+/// image itself for surfaces that show one when its base64 form fits the
+/// output budget; else the line says it is too large to show.
+fn image_outcome(
+    ws: &crate::workspace::Workspace,
+    display: &str,
+    mime: &'static str,
+    head: &[u8],
+    file: &mut std::fs::File,
+) -> ToolResult<Outcome> {
+    let bytes = file
+        .metadata()
+        .map_err(|e| ToolError::io("read", display, &e))?
+        .len();
+    let budget = ws.max_output_bytes() as u64;
+    let encoded = bytes.div_ceil(3) * 4;
+    let structured = json!({"path": display, "mime": mime, "bytes": bytes});
+    if encoded > budget {
+        return Ok(Outcome::new(
+            format!(
+                "{mime} image ({bytes} bytes; not shown: {encoded} bytes as base64, over the output budget \
+                 of {budget} bytes)"
+            ),
+            structured,
+        ));
     }
-    IMAGE_MAGIC
-        .iter()
-        .find(|(magic, _)| head.starts_with(magic))
-        .map(|(_, mime)| *mime)
+    let mut whole = head.to_vec();
+    file.take(budget)
+        .read_to_end(&mut whole)
+        .map_err(|e| ToolError::io("read", display, &e))?;
+    let mut outcome = Outcome::new(format!("{mime} image ({bytes} bytes)"), structured);
+    outcome.image = Some(crate::outcome::Image { mime, bytes: whole });
+    Ok(outcome)
 }
 
 /// Maps a decode failure of `display` to the tool error the model sees.
@@ -104,14 +121,7 @@ fn read_resolved(cx: &ToolContext, args: &ReadFileArgs, resolved: ResolvedPath) 
         if first {
             first = false;
             if let Some(mime) = image_mime(&buf[..n]) {
-                let bytes = file
-                    .metadata()
-                    .map_err(|e| ToolError::io("read", &display, &e))?
-                    .len();
-                return Ok(Outcome::new(
-                    format!("{mime} image ({bytes} bytes)"),
-                    json!({"path": display, "mime": mime, "bytes": bytes}),
-                ));
+                return image_outcome(ws, &display, mime, &buf[..n], &mut file);
             }
         }
         scanner.update(&buf[..n]);

@@ -1,0 +1,61 @@
+//! Which files `read_file` treats as images (FORMAT.md §4.5).
+//!
+//! Magic bytes alone are not enough: a UTF-8 text file that starts with
+//! `GIF89a`, `GIF87a` or `RIFF…WEBP` was served as an image, with no tag,
+//! so it could not be edited. A file is an image only when its first bytes
+//! carry a format's signature *and* the header after it has that format's
+//! shape, *and* the bytes are not editable text (a real image has NUL bytes
+//! or bytes that are not UTF-8 within its first few: sizes, compressed
+//! data). Everything else is read as text, or refused as binary.
+
+/// The MIME type of the image whose file starts with `head` (its first
+/// chunk, any length), or `None` when it is not one.
+pub(super) fn image_mime(head: &[u8]) -> Option<&'static str> {
+    let mime = signature(head)?;
+    (header_fits(mime, head) && !reads_as_text(head)).then_some(mime)
+}
+
+/// The format whose signature `head` starts with.
+fn signature(head: &[u8]) -> Option<&'static str> {
+    if head.starts_with(b"\x89PNG\r\n\x1a\n") {
+        Some("image/png")
+    } else if head.starts_with(b"\xFF\xD8\xFF") {
+        Some("image/jpeg")
+    } else if head.starts_with(b"GIF87a") || head.starts_with(b"GIF89a") {
+        Some("image/gif")
+    } else if head.len() >= 12 && head.starts_with(b"RIFF") && &head[8..12] == b"WEBP" {
+        Some("image/webp")
+    } else {
+        None
+    }
+}
+
+/// Whether the bytes after the signature have the format's header shape:
+/// PNG's first chunk is a 13-byte `IHDR`; a JPEG marker follows its SOI;
+/// a GIF has its 7-byte screen descriptor; a WebP's first chunk is `VP8 `,
+/// `VP8L` or `VP8X`.
+fn header_fits(mime: &str, head: &[u8]) -> bool {
+    match mime {
+        "image/png" => head.len() >= 24 && head[8..16] == *b"\0\0\0\x0DIHDR",
+        "image/jpeg" => head.len() >= 4 && head[3] >= 0xC0,
+        "image/gif" => head.len() >= 13,
+        "image/webp" => head.len() >= 16 && head[12..15] == *b"VP8",
+        _ => false,
+    }
+}
+
+/// Whether `head` is editable text as far as it goes: no NUL byte and
+/// valid UTF-8 (a multi-byte character cut at the end of the chunk still
+/// counts as text).
+fn reads_as_text(head: &[u8]) -> bool {
+    if memchr::memchr(0, head).is_some() {
+        return false;
+    }
+    match std::str::from_utf8(head) {
+        Ok(_) => true,
+        Err(error) => error.error_len().is_none(),
+    }
+}
+
+#[cfg(test)]
+mod tests;
