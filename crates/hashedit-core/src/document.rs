@@ -92,12 +92,14 @@ pub enum Pasted {
     },
     /// Every body row starts with `N:` and the numbers count up from the
     /// op's first line, as read output shows rows; the op's body holds the
-    /// rows as written. Repaired when the numbers are exactly the replaced
-    /// lines' and those lines do not themselves start with them.
+    /// rows as written. On a line range, repaired when the numbers are
+    /// exactly the replaced lines' and those lines do not themselves start
+    /// with them; on any target, written as sent under force (FORMAT.md
+    /// §7.6), else refused.
     Numbered {
         /// The rows without their `N:` prefixes.
         stripped: Vec<String>,
-        /// The first number.
+        /// The first number (0 when the op's target is not a line range).
         first: usize,
         /// The refusal when the numbers do not fit.
         refusal: Box<crate::parse::ParseError>,

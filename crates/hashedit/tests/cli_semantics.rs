@@ -511,3 +511,28 @@ fn a_name_typed_in_another_unicode_form_finds_the_stored_file() {
     assert_eq!(names, [nfd]);
     assert_eq!(fs::read_to_string(root.join(nfd)).unwrap(), "ciao\n");
 }
+
+#[test]
+fn a_row_that_really_starts_with_a_number_is_written_with_force() {
+    // opencrabs #573: the refusal's workaround was refused too.
+    let dir = workspace(&[("g.txt", "a\nb\nc\n")]);
+    let root = dir.path();
+    let t = tag(b"a\nb\nc\n");
+    let doc = format!("[g.txt#{t}]\nPUT >1:\n+2:x\n");
+    let out = run(root, &["edit"], &doc);
+    assert_eq!(out.code, Some(1));
+    assert_eq!(
+        out.stderr,
+        format!(
+            "g.txt: edit document line 2: every body row starts with a line number, as copied from a read \
+             (N:text), and the snapshot cannot confirm them as the replaced lines'; a + row holds only the \
+             line's text, so rows copied from a read are written as below. If the text really starts with \
+             those numbers, send the same document again with --force: force writes every row exactly as \
+             sent, numbers included\n  2 | PUT >1:\ntry:\n  PUT >1:\n  +x\nNothing was written.\n\nLive \
+             snapshot (copy this header and these line numbers to retry):\n[g.txt#{t}]\n1:a\n2:b\n3:c\n"
+        )
+    );
+    let out = run(root, &["edit", "--force"], &doc);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(fs::read_to_string(root.join("g.txt")).unwrap(), "a\n2:x\nb\nc\n");
+}

@@ -87,8 +87,15 @@ pub(crate) fn verify<'s>(
             body,
         } = &mut op.kind
         else {
-            // The parser keeps pasted rows only on line ranges.
-            continue;
+            // Only numbered rows reach here on other targets: nothing in
+            // the snapshot can prove them pasted, so they are written as
+            // sent under force and refused otherwise.
+            match (guards, pasted) {
+                (Guards::WriteAsSent, Pasted::Numbered { .. }) => continue,
+                (_, Pasted::Numbered { refusal, .. } | Pasted::MinusRows { refusal, .. }) => {
+                    return Err(refusal);
+                }
+            }
         };
         let name = OpRef {
             line: op.line,

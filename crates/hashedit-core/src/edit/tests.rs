@@ -403,6 +403,23 @@ fn rows_pasted_with_their_read_numbers_are_repaired_when_they_number_the_replace
 }
 
 #[test]
+fn numbered_rows_of_an_insert_are_refused_with_both_spellings_and_written_under_force() {
+    // opencrabs #573: the refusal offered force, and force was refused too
+    // (the parser refused numbered inserts before force was known).
+    let file = "a\nb\n";
+    let error = edit(file, "PUT >1:\n+2:x").unwrap_err();
+    let text = error.to_string();
+    assert!(matches!(error.failure, EditFailure::UnverifiedPaste(_)), "{text}");
+    assert!(text.contains("try:\n  PUT >1:\n  +x\n"), "{text}");
+    assert!(
+        text.contains("send the same document again with force set: force writes every row exactly as sent, numbers included"),
+        "{text}"
+    );
+    assert_eq!(forced_as("f.txt", file, "PUT >1:\n+2:x").bytes, b"a\n2:x\nb\n");
+    assert_eq!(forced_as("f.txt", file, "PUT >$:\n+3:x\n+4:y").bytes, b"a\nb\n3:x\n4:y\n");
+}
+
+#[test]
 fn a_file_whose_lines_start_with_their_numbers_keeps_numbered_rows_literal() {
     // opencrabs #573: line 2's real text is `2:b`; replacing it with `2:c`
     // must write `2:c`, not `c`.

@@ -246,9 +246,10 @@ impl fmt::Display for Problem {
                  removes that line break"
             }
             Problem::NumberedBody => {
-                "every body row starts with its line number, as copied from a read (N:text), and the numbers are not the \
-                 replaced lines'; a + row holds only the line's text (if the text really starts that way, send the document \
-                 again with force set: the rows are then written as sent)"
+                "every body row starts with a line number, as copied from a read (N:text), and the snapshot cannot \
+                 confirm them as the replaced lines'; a + row holds only the line's text, so rows copied from a read are \
+                 written as below. If the text really starts with those numbers, send the same document again with \
+                 force set: force writes every row exactly as sent, numbers included"
             }
         };
         f.write_str(text)

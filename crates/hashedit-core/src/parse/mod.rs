@@ -412,16 +412,20 @@ impl Parser {
         } else if let Some(stripped) = numbered_body(open.target, &open.body) {
             let fix = corrected_op(open.target, &stripped);
             let refusal = err(open.line, &open.text, Problem::NumberedBody, Some(fix));
-            match open.target {
-                PutTarget::Replace(Target::Lines(range)) => {
-                    pasted = Some(Pasted::Numbered {
-                        stripped,
-                        first: range.start,
-                        refusal: Box::new(refusal),
-                    });
-                }
-                _ => return Err(refusal),
-            }
+            // Kept for the edit stage on every target: a line range can be
+            // verified against the snapshot; any target is written as sent
+            // under force, the one spelling that always writes rows which
+            // really start with their numbers (opencrabs #573: the parser
+            // refused inserts even under the force its message offered).
+            let first = match open.target {
+                PutTarget::Replace(Target::Lines(range)) => range.start,
+                _ => 0,
+            };
+            pasted = Some(Pasted::Numbered {
+                stripped,
+                first,
+                refusal: Box::new(refusal),
+            });
         }
         if open.body.is_empty() {
             let fix = match open.target {

@@ -700,12 +700,18 @@ fn bodies_numbered_like_a_read_are_kept_for_the_edit_to_verify() {
             body: body(&["12:    let a = 1;", "13:    let b = 2;"])
         }
     );
-    // Inserts name no replaced lines: refused with the rows unnumbered.
-    let e = fails("[a#ABCD]\nPUT >7:\n+8:x");
-    assert_eq!(e.fix.as_deref(), Some("PUT >7:\n+x"));
-    // At the end, several rows counting up are refused, one row is content.
-    let e = fails("[a#ABCD]\nPUT >$:\n+41:x\n+42:y");
-    assert_eq!(e.fix.as_deref(), Some("PUT >$:\n+x\n+y"));
+    // Inserts name no replaced lines: kept for the edit stage, which
+    // refuses them with the rows unnumbered as the fix, or writes them as
+    // sent under force.
+    let Pasted::Numbered { refusal, first, .. } = pasted("[a#ABCD]\nPUT >7:\n+8:x") else {
+        panic!("not numbered rows");
+    };
+    assert_eq!((refusal.fix.as_deref(), first), (Some("PUT >7:\n+x"), 0));
+    // At the end, several rows counting up are kept so, one row is content.
+    let Pasted::Numbered { refusal, .. } = pasted("[a#ABCD]\nPUT >$:\n+41:x\n+42:y") else {
+        panic!("not numbered rows");
+    };
+    assert_eq!(refusal.fix.as_deref(), Some("PUT >$:\n+x\n+y"));
     assert_eq!(
         ops("[a#ABCD]\nPUT >$:\n+12:30 standup"),
         vec![OpKind::Insert {

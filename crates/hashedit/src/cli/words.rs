@@ -9,7 +9,7 @@
 //! document lines and diffs, which must stay byte-exact to be copied.
 
 /// Whole-word replacements, longest first where one contains another.
-const NAMES: [(&str, &str); 10] = [
+const NAMES: [(&str, &str); 12] = [
     ("include_hidden=true", "--hidden"),
     ("include_hidden", "--hidden"),
     ("read_file", "read"),
@@ -19,6 +19,8 @@ const NAMES: [(&str, &str); 10] = [
     ("max_results", "--max-results"),
     ("no_ignore", "--no-ignore"),
     ("force: true", "--force"),
+    ("with force set", "with --force"),
+    ("under force", "under --force"),
     ("`force`", "`--force`"),
 ];
 
