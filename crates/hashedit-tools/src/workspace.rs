@@ -31,9 +31,12 @@ use hashedit_core::TagScheme;
 
 use crate::error::{ErrorKind, ToolError, ToolResult};
 
+mod bytes;
 mod protect;
 mod quote;
 mod unicode;
+
+pub use bytes::{os_to_raw, raw_to_os};
 
 pub use protect::{DEFAULT_PROTECTED_NAMES, Protected, Protection};
 pub use quote::{display_path, parse_quoted, raw_path};
@@ -292,7 +295,8 @@ impl Workspace {
                 format!("the path {path:?} contains a NUL byte; remove it"),
             ));
         }
-        let written = Path::new(path);
+        let bytes = raw_to_os(path);
+        let written = Path::new::<OsStr>(&bytes);
         let trailing_slash = path.len() > 1 && path.ends_with('/');
         let shown = display_path(path);
         let path: &str = &shown;
@@ -457,7 +461,7 @@ impl Workspace {
             Ok(relative) => slash_join(relative),
             // Unreachable after the confinement check; fall back to the
             // lossy absolute path rather than panicking.
-            Err(_) => target.to_string_lossy().into_owned(),
+            Err(_) => lossy(target.as_os_str()),
         }
     }
 
@@ -706,7 +710,7 @@ impl Walk<'_> {
     fn relative(&self, path: &Path) -> String {
         let raw = match path.strip_prefix(&self.ws.root) {
             Ok(relative) => slash_join(relative),
-            Err(_) => path.to_string_lossy().into_owned(),
+            Err(_) => lossy(path.as_os_str()),
         };
         display_path(&raw).into_owned()
     }
@@ -787,8 +791,9 @@ fn slash_join(relative: &Path) -> String {
     }
 }
 
+/// `name` as text, non-UTF-8 bytes carried exactly (module `bytes`).
 fn lossy(name: &OsStr) -> String {
-    name.to_string_lossy().into_owned()
+    os_to_raw(name).into_owned()
 }
 
 #[cfg(test)]

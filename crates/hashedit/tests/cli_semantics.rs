@@ -536,3 +536,31 @@ fn a_row_that_really_starts_with_a_number_is_written_with_force() {
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert_eq!(fs::read_to_string(root.join("g.txt")).unwrap(), "a\n2:x\nb\nc\n");
 }
+
+#[test]
+fn a_name_that_is_not_utf8_is_shown_escaped_and_usable_so() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = workspace(&[]);
+    let root = dir.path();
+    let name = std::ffi::OsStr::from_bytes(b"caf\xE9.txt");
+    fs::write(root.join(name), "hello\n").unwrap();
+    let t = tag(b"hello\n");
+    assert_eq!(run(root, &["ls"], "").stdout, "\"caf\\xe9.txt\"\n");
+    assert_eq!(run(root, &["glob", "*.txt"], "").stdout, "\"caf\\xe9.txt\"\n\n1 file\n");
+    assert_eq!(
+        run(root, &["grep", "hello"], "").stdout,
+        format!("[\"caf\\xe9.txt\"#{t}]\n1 | hello\n\n1 match in 1 file\n")
+    );
+    let out = run(root, &["read", "\"caf\\xe9.txt\""], "");
+    assert_eq!(out.stdout, format!("[\"caf\\xe9.txt\"#{t}]\n1:hello\n"));
+    let out = run(root, &["edit"], &format!("[\"caf\\xe9.txt\"#{t}]\nPUT 1:\n+bye\n"));
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(fs::read(root.join(name)).unwrap(), b"bye\n");
+    // write creates such a name from its escaped spelling.
+    let out = run(root, &["write", "\"new\\xff.txt\""], "x\n");
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(
+        fs::read(root.join(std::ffi::OsStr::from_bytes(b"new\xFF.txt"))).unwrap(),
+        b"x\n"
+    );
+}

@@ -100,7 +100,7 @@ pub fn list_dir_with(
         {
             continue;
         }
-        let name = entry.file_name().to_string_lossy().into_owned();
+        let name = crate::workspace::os_to_raw(&entry.file_name()).into_owned();
         let kind = match file_type {
             Ok(t) if t.is_symlink() => "symlink",
             Ok(t) if t.is_dir() => "dir",

@@ -323,7 +323,7 @@ fn relative_path(root: &Path, absolute: &Path) -> Option<String> {
                 if !out.is_empty() {
                     out.push('/');
                 }
-                out.push_str(&part.to_string_lossy());
+                out.push_str(&crate::workspace::os_to_raw(part));
             }
             Component::CurDir => {}
             Component::ParentDir | Component::RootDir | Component::Prefix(_) => return None,

@@ -32,14 +32,17 @@
 //! name. [`crate::workspace::Workspace::resolve`] decides between the
 //! unquoted and the literal reading (see there).
 //!
-//! Names that are not valid UTF-8 are shown lossily (U+FFFD) before this
-//! rule applies; they cannot be spelled back exactly.
+//! A byte of a name that is not valid UTF-8 is written `\xNN` (two hex
+//! digits) in a quoted path, and read back as that byte (module `bytes`):
+//! `"caf\xe9.txt"` names the Latin-1 file `caf\xE9.txt`.
 
 use std::borrow::Cow;
 
+use super::bytes::{byte_char, char_byte};
+
 /// Whether `c` is written as an escape inside a quoted path.
 fn needs_escape(c: char) -> bool {
-    c.is_control() || c == '\u{2028}' || c == '\u{2029}'
+    c.is_control() || c == '\u{2028}' || c == '\u{2029}' || char_byte(c).is_some()
 }
 
 /// Whether `text` starts and ends with a double quote (and is not the
@@ -92,6 +95,7 @@ pub fn display_path(raw: &str) -> Cow<'_, str> {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\0' => out.push_str("\\0"),
+            c if let Some(byte) = char_byte(c) => out.push_str(&format!("\\x{byte:02x}")),
             c if needs_escape(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
             c => out.push(c),
         }
@@ -170,6 +174,12 @@ fn unescape(inner: &str) -> Option<String> {
             'n' => '\n',
             'r' => '\r',
             '0' => '\0',
+            // A byte of a name that is not UTF-8 (module `bytes`).
+            'x' => {
+                let high = chars.next()?.to_digit(16)?;
+                let low = chars.next()?.to_digit(16)?;
+                byte_char(u8::try_from(high * 16 + low).ok()?)
+            }
             'u' => {
                 if chars.next()? != '{' {
                     return None;

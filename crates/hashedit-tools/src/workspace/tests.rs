@@ -340,7 +340,7 @@ fn symlink_loops_are_invalid_arguments() {
 }
 
 #[test]
-fn non_utf8_names_resolve_exactly_and_display_lossily() {
+fn non_utf8_names_resolve_exactly_and_display_escaped() {
     use std::os::unix::ffi::OsStrExt;
     let f = fixture();
     let root = f.ws.root().to_path_buf();
@@ -352,7 +352,10 @@ fn non_utf8_names_resolve_exactly_and_display_lossily() {
     std::fs::create_dir(root.join("d")).unwrap();
     let resolved = f.ws.resolve("d/../to-cafe", Resolve::Existing).unwrap();
     assert_eq!(resolved.target, root.join(name));
-    assert_eq!(resolved.display, "caf\u{FFFD}.txt");
+    // Shown escaped, never lossily: the spelling resolves back to it.
+    assert_eq!(resolved.display, "\"caf\\xe9.txt\"");
+    let back = f.ws.resolve(&resolved.display, Resolve::Existing).unwrap();
+    assert_eq!(back.target, root.join(name));
 }
 
 #[test]
