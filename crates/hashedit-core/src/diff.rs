@@ -11,19 +11,53 @@ pub const DIFF_CONTEXT_LINES: usize = 3;
 /// A unified diff from `old` to `new` with `a/PATH` and `b/PATH` headers.
 ///
 /// Returns an empty string when the texts are equal. Both sides are
-/// decoded lossily for display only; the edit itself is byte-exact.
+/// decoded lossily for display only; the edit itself is byte-exact. Lines
+/// end at `\n` only, as in the line model (FORMAT.md §2): a lone `\r` is
+/// content, so the hunks' line numbers and counts are the numbers `read`
+/// shows and `patch` agrees with. (`similar` ends a line at a lone CR too,
+/// so a lone CR is carried through the diff as a stand-in character.)
 pub fn unified_diff(display_path: &str, old: &[u8], new: &[u8]) -> String {
     if old == new {
         return String::new();
     }
     let old = String::from_utf8_lossy(old);
     let new = String::from_utf8_lossy(new);
-    let diff = TextDiff::from_lines(old.as_ref(), new.as_ref());
-    diff.unified_diff()
+    let stand_in = !old.contains(LONE_CR) && !new.contains(LONE_CR);
+    let (old, new) = if stand_in {
+        (hide_lone_cr(&old), hide_lone_cr(&new))
+    } else {
+        (old.into_owned(), new.into_owned())
+    };
+    let diff = TextDiff::from_lines(old.as_str(), new.as_str());
+    let text = diff
+        .unified_diff()
         .context_radius(DIFF_CONTEXT_LINES)
         .missing_newline_hint(true)
         .header(&format!("a/{display_path}"), &format!("b/{display_path}"))
-        .to_string()
+        .to_string();
+    if stand_in {
+        text.replace(LONE_CR, "\r")
+    } else {
+        text
+    }
+}
+
+/// Stands in for a `\r` that does not end a line while `similar` splits
+/// lines: a noncharacter no text holds in practice (checked before use).
+const LONE_CR: char = '\u{FDD0}';
+
+/// `text` with every `\r` not followed by `\n` replaced by [`LONE_CR`].
+fn hide_lone_cr(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\r' && chars.peek() != Some(&'\n') {
+            out.push(LONE_CR);
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -564,3 +564,28 @@ fn a_name_that_is_not_utf8_is_shown_escaped_and_usable_so() {
         b"x\n"
     );
 }
+
+#[test]
+fn a_dry_run_diff_stays_well_formed_with_a_lone_cr() {
+    let dir = workspace(&[("cr.txt", "a\rb\nc\n")]);
+    let root = dir.path();
+    let t = tag(b"a\rb\nc\n");
+    let out = run(root, &["edit", "--dry-run"], &format!("[cr.txt#{t}]\nPUT 2:\n+C\n"));
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let diff = "--- a/cr.txt\n+++ b/cr.txt\n@@ -1,2 +1,2 @@\n a\rb\n-c\n+C\n";
+    assert_eq!(out.stdout, diff);
+    // patch(1) applies it to the file, when it is installed.
+    let applied = Command::new("patch")
+        .args(["-p1", "--quiet"])
+        .current_dir(root)
+        .stdin(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child.stdin.take().unwrap().write_all(diff.as_bytes())?;
+            child.wait()
+        });
+    if let Ok(status) = applied {
+        assert!(status.success());
+        assert_eq!(fs::read(root.join("cr.txt")).unwrap(), b"a\rb\nC\n");
+    }
+}

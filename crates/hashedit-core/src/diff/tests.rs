@@ -8,3 +8,18 @@ fn diff_of_one_changed_line() {
     );
     assert_eq!(unified_diff("f.txt", b"a\n", b"a\n"), "");
 }
+
+#[test]
+fn a_lone_cr_is_content_not_a_line_end() {
+    // Two lines in the line model ("a\rb" and "c"): the hunk says 2, and
+    // the CR stays inside its line (the diff was malformed: 3 lines).
+    assert_eq!(
+        unified_diff("cr.txt", b"a\rb\nc\n", b"a\rb\nC\n"),
+        "--- a/cr.txt\n+++ b/cr.txt\n@@ -1,2 +1,2 @@\n a\rb\n-c\n+C\n"
+    );
+    // No final newline: the marker still follows the last line.
+    assert_eq!(
+        unified_diff("f", b"x\ry", b"x\rz"),
+        "--- a/f\n+++ b/f\n@@ -1 +1 @@\n-x\ry\n\\ No newline at end of file\n+x\rz\n\\ No newline at end of file\n"
+    );
+}
