@@ -449,7 +449,16 @@ fn execute(cli: Cli) -> Result<ToolResult<(Outcome, Printed)>, String> {
     let cx = ToolContext::new(&ws)
         .with_blocks(&blocks)
         .with_session(&session);
-    let result = run_tool(&cx, cli.command)?;
+    let progress = match &cli.command {
+        Command::Grep { .. } => progress::Progress::start("grep"),
+        Command::Glob { .. } => progress::Progress::start("glob"),
+        Command::Write { .. } => progress::Progress::start("write"),
+        Command::Edit { .. } => progress::Progress::start("edit"),
+        _ => None,
+    };
+    let result = run_tool(&cx, cli.command);
+    drop(progress);
+    let result = result?;
     if let Some(registry) = &registry
         && session.generation() != generation
         && let Err(error) = registry.save(&session, &loaded)
@@ -774,6 +783,7 @@ fn colorize_diff(diff: &str) -> String {
     out
 }
 
+mod progress;
 mod words;
 
 #[cfg(test)]

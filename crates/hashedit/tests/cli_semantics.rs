@@ -589,3 +589,30 @@ fn a_dry_run_diff_stays_well_formed_with_a_lone_cr() {
         assert_eq!(fs::read(root.join("cr.txt")).unwrap(), b"a\rb\nC\n");
     }
 }
+
+#[test]
+fn long_work_on_a_terminal_shows_progress_on_stderr_and_erases_it() {
+    if !succeeds("script", &["-qec", "true", "/dev/null"]) {
+        eprintln!("SKIPPED: script(1) is not installed");
+        return;
+    }
+    let dir = workspace(&[("a.txt", "a\n")]);
+    // stdin arrives after 1.7 s: the write runs that long, on a terminal
+    // that script(1) provides.
+    let command = format!(
+        "(sleep 1.7; printf 'b\\n') | HASHEDIT_REGISTRY=off {} --root {} write a.txt",
+        env!("CARGO_BIN_EXE_hashedit"),
+        dir.path().display()
+    );
+    let out = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .unwrap();
+    let seen = String::from_utf8_lossy(&out.stdout);
+    // The first line comes after about a second (the exact tenth depends
+    // on the machine's load).
+    assert!(seen.starts_with("\r\x1b[Khashedit: write still running after 1."), "{seen:?}");
+    // Erased before the result is printed.
+    assert!(seen.contains("s (Ctrl-C stops it; nothing half-written is left)\r\x1b[Kreplaced a.txt"), "{seen:?}");
+    assert_eq!(fs::read_to_string(dir.path().join("a.txt")).unwrap(), "b\n");
+}
