@@ -190,7 +190,10 @@ impl Workspace {
     /// `--protect` glob.
     pub fn check_writable(&self, resolved: &ResolvedPath) -> ToolResult<()> {
         let written = raw_path(&resolved.display);
-        let canonical = resolved.target.strip_prefix(&self.root).unwrap_or(Path::new(""));
+        let canonical = resolved
+            .target
+            .strip_prefix(&self.root)
+            .unwrap_or(Path::new(""));
         let why = self
             .protection
             .check(Path::new(written.as_ref()))

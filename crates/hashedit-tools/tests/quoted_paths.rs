@@ -156,10 +156,14 @@ fn glob_and_list_dir_spellings_resolve_too() {
     assert_eq!(glob.text, "\"dir/a\\tb.rs\"\n\n1 file");
     let from_glob = glob.text.lines().next().unwrap();
     assert!(ws.read(from_glob).is_ok());
-    let ls = tools::list_dir(&ws.cx(), &ListDirArgs {
+    let ls = tools::list_dir(
+        &ws.cx(),
+        &ListDirArgs {
             path: "dir".into(),
             ..ListDirArgs::default()
-        }).unwrap();
+        },
+    )
+    .unwrap();
     assert_eq!(ls.text, "\"a\\tb.rs\"");
     // A listed name quoted as one component of the path.
     let read = ws.read(&format!("dir/{}", ls.text)).unwrap();

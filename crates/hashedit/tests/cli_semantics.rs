@@ -68,7 +68,11 @@ fn writes_into_version_control_internals_are_refused() {
     std::os::unix::fs::symlink(".git", root.join("gitdir")).unwrap();
     std::os::unix::fs::symlink(".git/config", root.join("cfg")).unwrap();
 
-    let out = run(root, &["write", ".git/config"], "[core]\n\tfsmonitor = evil\n");
+    let out = run(
+        root,
+        &["write", ".git/config"],
+        "[core]\n\tfsmonitor = evil\n",
+    );
     assert_eq!(out.code, Some(1));
     assert_eq!(out.stdout, "");
     assert_eq!(out.stderr, format!(".git/config {GIT_REFUSAL}\n"));
@@ -85,11 +89,17 @@ fn writes_into_version_control_internals_are_refused() {
         assert_eq!(out.code, Some(1), "{path}");
         assert_eq!(
             out.stderr,
-            format!("{shown} {}\n", GIT_REFUSAL.replacen(".git/", &format!("{name}/"), 1)),
+            format!(
+                "{shown} {}\n",
+                GIT_REFUSAL.replacen(".git/", &format!("{name}/"), 1)
+            ),
             "{path}"
         );
     }
-    assert_eq!(fs::read_to_string(root.join(".git/config")).unwrap(), config);
+    assert_eq!(
+        fs::read_to_string(root.join(".git/config")).unwrap(),
+        config
+    );
     assert!(!root.join(".git/hooks").exists());
     assert!(!root.join(".GIT").exists());
 
@@ -108,13 +118,19 @@ fn writes_into_version_control_internals_are_refused() {
         let value: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
         assert_eq!(value["error"]["kind"], "protected_path", "{doc}");
     }
-    assert_eq!(fs::read_to_string(root.join(".git/config")).unwrap(), config);
+    assert_eq!(
+        fs::read_to_string(root.join(".git/config")).unwrap(),
+        config
+    );
     assert_eq!(fs::read_to_string(root.join("a.txt")).unwrap(), "a\n");
 
     // Reading stays allowed.
     let out = run(root, &["read", ".git/config"], "");
     assert_eq!(out.code, Some(0));
-    assert_eq!(out.stdout, format!("[.git/config#{t}]\n1:[core]\n2:\tbare = false\n"));
+    assert_eq!(
+        out.stdout,
+        format!("[.git/config#{t}]\n1:[core]\n2:\tbare = false\n")
+    );
 }
 
 #[test]
@@ -123,7 +139,10 @@ fn allow_protected_and_protect_globs_configure_the_set() {
     let root = dir.path();
     let out = run(root, &["--allow-protected", "write", ".git/config"], "b\n");
     assert_eq!(out.code, Some(0));
-    assert!(out.stdout.starts_with("replaced .git/config\n\n[.git/config#"));
+    assert!(
+        out.stdout
+            .starts_with("replaced .git/config\n\n[.git/config#")
+    );
     assert_eq!(fs::read_to_string(root.join(".git/config")).unwrap(), "b\n");
 
     let out = run(root, &["--protect", "*.pem", "write", "keys/id.pem"], "x\n");
@@ -162,7 +181,10 @@ fn errors_go_to_stderr_and_searches_exit_one_on_no_match() {
     assert_eq!(out.stdout, "no matches for 'gamma' under .\n");
     assert_eq!(out.stderr, "");
     let out = run(root, &["glob", "*.rs"], "");
-    assert_eq!((out.code, out.stdout.as_str()), (Some(0), "src/b.rs\n\n1 file\n"));
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (Some(0), "src/b.rs\n\n1 file\n")
+    );
     let out = run(root, &["glob", "*.go"], "");
     assert_eq!(
         (out.code, out.stdout.as_str()),
@@ -178,7 +200,10 @@ fn errors_go_to_stderr_and_searches_exit_one_on_no_match() {
     );
     // A directory: the hint names the CLI command.
     let out = run(root, &["read", "src"], "");
-    assert_eq!(out.stderr, "src is a directory; use ls to see its entries\n");
+    assert_eq!(
+        out.stderr,
+        "src is a directory; use ls to see its entries\n"
+    );
 }
 
 #[test]
@@ -203,7 +228,19 @@ fn grep_takes_rg_style_flags() {
     // Repeated --glob with a negation.
     let out = run(
         root,
-        &["grep", "-F", "a.b", "-g", "*.txt", "--glob", "*.md", "-g", "!*_test.txt", "--output-mode", "files_with_matches"],
+        &[
+            "grep",
+            "-F",
+            "a.b",
+            "-g",
+            "*.txt",
+            "--glob",
+            "*.md",
+            "-g",
+            "!*_test.txt",
+            "--output-mode",
+            "files_with_matches",
+        ],
         "",
     );
     assert_eq!(out.stdout, "f.txt\nh.md\n\n2 files\n");
@@ -216,7 +253,16 @@ fn cli_messages_name_cli_flags_and_caps_are_not_clamped() {
     let root = dir.path();
     let out = run(
         root,
-        &["--max-output-bytes", "100000000", "grep", "x", "--max-results", "1200", "--max-per-file", "1100"],
+        &[
+            "--max-output-bytes",
+            "100000000",
+            "grep",
+            "x",
+            "--max-results",
+            "1200",
+            "--max-per-file",
+            "1100",
+        ],
         "",
     );
     assert_eq!(out.code, Some(0));
@@ -232,7 +278,9 @@ fn cli_messages_name_cli_flags_and_caps_are_not_clamped() {
     let tag = tag(many.as_bytes());
     assert_eq!(
         out.stdout,
-        format!("[big.txt#{tag}]\n1:x0\n\n[lines 1-1 of 1500 shown; pass --offset/--limit to read the rest]\n")
+        format!(
+            "[big.txt#{tag}]\n1:x0\n\n[lines 1-1 of 1500 shown; pass --offset/--limit to read the rest]\n"
+        )
     );
 }
 
@@ -243,7 +291,17 @@ fn edit_help_explains_the_format_in_one_screen() {
     assert_eq!(out.code, Some(0));
     let format_part = out.stdout.split("\nUsage:").next().unwrap();
     assert!(format_part.lines().count() <= 25, "{format_part}");
-    for needle in ["PUT 2:", "PUT 4.=6:", "PUT <1:", "CUT 9.=10", "PUT 12*:", "REM", "MV ", "'++x' writes '+x'", "--dry-run"] {
+    for needle in [
+        "PUT 2:",
+        "PUT 4.=6:",
+        "PUT <1:",
+        "CUT 9.=10",
+        "PUT 12*:",
+        "REM",
+        "MV ",
+        "'++x' writes '+x'",
+        "--dry-run",
+    ] {
         assert!(format_part.contains(needle), "{needle}");
     }
     assert!(format_part.lines().all(|l| l.len() <= 100));
@@ -254,15 +312,36 @@ fn completions_and_the_man_page_come_from_the_clap_definitions() {
     let dir = workspace(&[]);
     let out = run(dir.path(), &["completions", "bash"], "");
     assert_eq!(out.code, Some(0));
-    assert!(out.stdout.starts_with("_hashedit() {\n"), "{}", &out.stdout[..80]);
-    for word in ["read", "grep", "glob", "write", "edit", "mcp", "--allow-protected", "--no-ignore"] {
+    assert!(
+        out.stdout.starts_with("_hashedit() {\n"),
+        "{}",
+        &out.stdout[..80]
+    );
+    for word in [
+        "read",
+        "grep",
+        "glob",
+        "write",
+        "edit",
+        "mcp",
+        "--allow-protected",
+        "--no-ignore",
+    ] {
         assert!(out.stdout.contains(word), "{word}");
     }
     // The script is valid bash.
     let script = dir.path().join("hashedit.bash");
     fs::write(&script, &out.stdout).unwrap();
-    let syntax = Command::new("bash").arg("-n").arg(&script).output().unwrap();
-    assert!(syntax.status.success(), "{}", String::from_utf8_lossy(&syntax.stderr));
+    let syntax = Command::new("bash")
+        .arg("-n")
+        .arg(&script)
+        .output()
+        .unwrap();
+    assert!(
+        syntax.status.success(),
+        "{}",
+        String::from_utf8_lossy(&syntax.stderr)
+    );
     let out = run(dir.path(), &["completions", "zsh"], "");
     assert!(out.stdout.starts_with("#compdef hashedit\n"));
     let out = run(dir.path(), &["completions", "fish"], "");
@@ -276,13 +355,20 @@ fn completions_and_the_man_page_come_from_the_clap_definitions() {
     for section in [".SH NAME", ".SH SYNOPSIS", ".SH OPTIONS", ".SH SUBCOMMANDS"] {
         assert!(out.stdout.contains(section), "{section}");
     }
-    for command in ["hashedit\\-read(1)", "hashedit\\-grep(1)", "hashedit\\-edit(1)"] {
+    for command in [
+        "hashedit\\-read(1)",
+        "hashedit\\-grep(1)",
+        "hashedit\\-edit(1)",
+    ] {
         assert!(out.stdout.contains(command), "{command}");
     }
     // Each page it names can be printed.
     let out = run(dir.path(), &["man", "edit"], "");
     assert_eq!(out.code, Some(0));
-    let title = format!(".TH hashedit-edit 1  \"hashedit-edit {}\"", env!("CARGO_PKG_VERSION"));
+    let title = format!(
+        ".TH hashedit-edit 1  \"hashedit-edit {}\"",
+        env!("CARGO_PKG_VERSION")
+    );
     assert!(out.stdout.contains(&title), "{}", &out.stdout[..200]);
     assert!(out.stdout.contains("CUT 9.=10"));
     let out = run(dir.path(), &["man", "nope"], "");
@@ -307,7 +393,13 @@ fn extended_attributes_survive_write_and_edit() {
     // encoding (version 2; user_obj rw, user:4242 r, group_obj r, mask r,
     // other r).
     let mut acl = 2u32.to_le_bytes().to_vec();
-    for (tag, perm, id) in [(1u16, 6u16, u32::MAX), (2, 4, 4242), (4, 4, u32::MAX), (0x10, 4, u32::MAX), (0x20, 4, u32::MAX)] {
+    for (tag, perm, id) in [
+        (1u16, 6u16, u32::MAX),
+        (2, 4, 4242),
+        (4, 4, u32::MAX),
+        (0x10, 4, u32::MAX),
+        (0x20, 4, u32::MAX),
+    ] {
         acl.extend(tag.to_le_bytes());
         acl.extend(perm.to_le_bytes());
         acl.extend(id.to_le_bytes());
@@ -316,14 +408,23 @@ fn extended_attributes_survive_write_and_edit() {
 
     let out = run(root, &["write", "a.txt"], "uno\ntwo\n");
     assert_eq!(out.code, Some(0), "{}", out.stderr);
-    assert_eq!(xattr::get(&file, "user.origin").unwrap(), Some(b"kept".to_vec()));
+    assert_eq!(
+        xattr::get(&file, "user.origin").unwrap(),
+        Some(b"kept".to_vec())
+    );
     let t = tag(b"uno\ntwo\n");
     let out = run(root, &["edit"], &format!("[a.txt#{t}]\nPUT 2:\n+dos\n"));
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert_eq!(fs::read_to_string(&file).unwrap(), "uno\ndos\n");
-    assert_eq!(xattr::get(&file, "user.origin").unwrap(), Some(b"kept".to_vec()));
+    assert_eq!(
+        xattr::get(&file, "user.origin").unwrap(),
+        Some(b"kept".to_vec())
+    );
     if with_acl {
-        assert_eq!(xattr::get(&file, "system.posix_acl_access").unwrap(), Some(acl));
+        assert_eq!(
+            xattr::get(&file, "system.posix_acl_access").unwrap(),
+            Some(acl)
+        );
     }
 }
 
@@ -364,10 +465,23 @@ fn a_bind_mounted_file_is_rewritten_in_place() {
         eprintln!("SKIPPED: bind mounts not permitted here");
         return;
     }
-    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(stdout, format!("replaced mounted.txt\n\n[mounted.txt#{}]\n1:new\nnew\n", tag(b"new\n")));
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        stdout,
+        format!(
+            "replaced mounted.txt\n\n[mounted.txt#{}]\n1:new\nnew\n",
+            tag(b"new\n")
+        )
+    );
     // The write went through the mount to its source; nothing left behind.
-    assert_eq!(fs::read_to_string(root.join("outside/source.txt")).unwrap(), "new\n");
+    assert_eq!(
+        fs::read_to_string(root.join("outside/source.txt")).unwrap(),
+        "new\n"
+    );
     let mut names: Vec<String> = fs::read_dir(root)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -427,7 +541,12 @@ fn a_signal_during_a_large_write_leaves_no_temp_file() {
             .env("HASHEDIT_REGISTRY", "off")
             .spawn()
             .unwrap();
-        child.stdin.take().unwrap().write_all(content.as_bytes()).unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(content.as_bytes())
+            .unwrap();
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
         while temp_files(root).is_empty() && std::time::Instant::now() < deadline {
             if child.try_wait().unwrap().is_some() {
@@ -458,7 +577,10 @@ fn a_signal_during_a_large_write_leaves_no_temp_file() {
         caught = true;
         break;
     }
-    assert!(caught, "the write always finished before it could be signalled");
+    assert!(
+        caught,
+        "the write always finished before it could be signalled"
+    );
 }
 
 #[test]
@@ -494,16 +616,31 @@ fn a_name_typed_in_another_unicode_form_finds_the_stored_file() {
     );
     let out = run(root, &["read", nfc], "");
     assert_eq!(out.code, Some(0), "{}", out.stderr);
-    assert_eq!(out.stdout, format!("[{nfd}#{}]\n1:hello\n\n{note}\n", tag(b"hello\n")));
+    assert_eq!(
+        out.stdout,
+        format!("[{nfd}#{}]\n1:hello\n\n{note}\n", tag(b"hello\n"))
+    );
     // write replaces the stored file instead of creating a look-alike.
     let out = run(root, &["write", nfc], "bye\n");
     assert_eq!(out.code, Some(0), "{}", out.stderr);
-    assert!(out.stdout.starts_with(&format!("replaced {nfd}\n")), "{}", out.stdout);
+    assert!(
+        out.stdout.starts_with(&format!("replaced {nfd}\n")),
+        "{}",
+        out.stdout
+    );
     assert!(out.stdout.ends_with(&format!("\n\n{note}\n")));
     // edit through the other spelling.
-    let out = run(root, &["edit"], &format!("[{nfc}#{}]\nPUT 1:\n+ciao\n", tag(b"bye\n")));
+    let out = run(
+        root,
+        &["edit"],
+        &format!("[{nfc}#{}]\nPUT 1:\n+ciao\n", tag(b"bye\n")),
+    );
     assert_eq!(out.code, Some(0), "{}", out.stderr);
-    assert!(out.stdout.ends_with(&format!("\n\n{note}\n")), "{}", out.stdout);
+    assert!(
+        out.stdout.ends_with(&format!("\n\n{note}\n")),
+        "{}",
+        out.stdout
+    );
     let names: Vec<String> = fs::read_dir(root)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
@@ -534,7 +671,10 @@ fn a_row_that_really_starts_with_a_number_is_written_with_force() {
     );
     let out = run(root, &["edit", "--force"], &doc);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
-    assert_eq!(fs::read_to_string(root.join("g.txt")).unwrap(), "a\n2:x\nb\nc\n");
+    assert_eq!(
+        fs::read_to_string(root.join("g.txt")).unwrap(),
+        "a\n2:x\nb\nc\n"
+    );
 }
 
 #[test]
@@ -546,14 +686,21 @@ fn a_name_that_is_not_utf8_is_shown_escaped_and_usable_so() {
     fs::write(root.join(name), "hello\n").unwrap();
     let t = tag(b"hello\n");
     assert_eq!(run(root, &["ls"], "").stdout, "\"caf\\xe9.txt\"\n");
-    assert_eq!(run(root, &["glob", "*.txt"], "").stdout, "\"caf\\xe9.txt\"\n\n1 file\n");
+    assert_eq!(
+        run(root, &["glob", "*.txt"], "").stdout,
+        "\"caf\\xe9.txt\"\n\n1 file\n"
+    );
     assert_eq!(
         run(root, &["grep", "hello"], "").stdout,
         format!("[\"caf\\xe9.txt\"#{t}]\n1 | hello\n\n1 match in 1 file\n")
     );
     let out = run(root, &["read", "\"caf\\xe9.txt\""], "");
     assert_eq!(out.stdout, format!("[\"caf\\xe9.txt\"#{t}]\n1:hello\n"));
-    let out = run(root, &["edit"], &format!("[\"caf\\xe9.txt\"#{t}]\nPUT 1:\n+bye\n"));
+    let out = run(
+        root,
+        &["edit"],
+        &format!("[\"caf\\xe9.txt\"#{t}]\nPUT 1:\n+bye\n"),
+    );
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert_eq!(fs::read(root.join(name)).unwrap(), b"bye\n");
     // write creates such a name from its escaped spelling.
@@ -570,7 +717,11 @@ fn a_dry_run_diff_stays_well_formed_with_a_lone_cr() {
     let dir = workspace(&[("cr.txt", "a\rb\nc\n")]);
     let root = dir.path();
     let t = tag(b"a\rb\nc\n");
-    let out = run(root, &["edit", "--dry-run"], &format!("[cr.txt#{t}]\nPUT 2:\n+C\n"));
+    let out = run(
+        root,
+        &["edit", "--dry-run"],
+        &format!("[cr.txt#{t}]\nPUT 2:\n+C\n"),
+    );
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     let diff = "--- a/cr.txt\n+++ b/cr.txt\n@@ -1,2 +1,2 @@\n a\rb\n-c\n+C\n";
     assert_eq!(out.stdout, diff);
@@ -611,8 +762,14 @@ fn long_work_on_a_terminal_shows_progress_on_stderr_and_erases_it() {
     let seen = String::from_utf8_lossy(&out.stdout);
     // The first line comes after about a second (the exact tenth depends
     // on the machine's load).
-    assert!(seen.starts_with("\r\x1b[Khashedit: write still running after 1."), "{seen:?}");
+    assert!(
+        seen.starts_with("\r\x1b[Khashedit: write still running after 1."),
+        "{seen:?}"
+    );
     // Erased before the result is printed.
-    assert!(seen.contains("s (Ctrl-C stops it; nothing half-written is left)\r\x1b[Kreplaced a.txt"), "{seen:?}");
+    assert!(
+        seen.contains("s (Ctrl-C stops it; nothing half-written is left)\r\x1b[Kreplaced a.txt"),
+        "{seen:?}"
+    );
     assert_eq!(fs::read_to_string(dir.path().join("a.txt")).unwrap(), "b\n");
 }

@@ -187,7 +187,10 @@ fn an_image_comes_back_as_image_content_and_text_like_one_as_text() {
         "R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw=="
     );
     let text = server.call(2, "read_file", json!({"path": "notes.txt"}));
-    assert_eq!(text["content"][0]["text"], "[notes.txt#06F5]\n1:GIF89a is a header");
+    assert_eq!(
+        text["content"][0]["text"],
+        "[notes.txt#06F5]\n1:GIF89a is a header"
+    );
     assert_eq!(text["content"].as_array().unwrap().len(), 1);
     assert!(server.close().success());
 
@@ -217,9 +220,19 @@ fn protected_paths_are_refused_unless_the_server_allows_them() {
         json!({"kind": "protected_path"})
     );
     assert!(server.close().success());
-    assert_eq!(std::fs::read_to_string(dir.path().join(".git/config")).unwrap(), "a\n");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(".git/config")).unwrap(),
+        "a\n"
+    );
 
-    let mut server = Server::start(&["mcp", "--allow-protected", "--protect", "*.lock", "--root", &root]);
+    let mut server = Server::start(&[
+        "mcp",
+        "--allow-protected",
+        "--protect",
+        "*.lock",
+        "--root",
+        &root,
+    ]);
     server.initialize();
     let write = server.call(1, "write", json!({"path": ".git/config", "content": "b\n"}));
     assert_eq!(write["isError"], false, "{write}");
@@ -229,7 +242,10 @@ fn protected_paths_are_refused_unless_the_server_allows_them() {
         json!({"kind": "protected_path"})
     );
     assert!(server.close().success());
-    assert_eq!(std::fs::read_to_string(dir.path().join(".git/config")).unwrap(), "b\n");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(".git/config")).unwrap(),
+        "b\n"
+    );
     assert!(!dir.path().join("Cargo.lock").exists());
 }
 

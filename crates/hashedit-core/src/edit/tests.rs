@@ -409,14 +409,23 @@ fn numbered_rows_of_an_insert_are_refused_with_both_spellings_and_written_under_
     let file = "a\nb\n";
     let error = edit(file, "PUT >1:\n+2:x").unwrap_err();
     let text = error.to_string();
-    assert!(matches!(error.failure, EditFailure::UnverifiedPaste(_)), "{text}");
+    assert!(
+        matches!(error.failure, EditFailure::UnverifiedPaste(_)),
+        "{text}"
+    );
     assert!(text.contains("try:\n  PUT >1:\n  +x\n"), "{text}");
     assert!(
         text.contains("send the same document again with force set: force writes every row exactly as sent, numbers included"),
         "{text}"
     );
-    assert_eq!(forced_as("f.txt", file, "PUT >1:\n+2:x").bytes, b"a\n2:x\nb\n");
-    assert_eq!(forced_as("f.txt", file, "PUT >$:\n+3:x\n+4:y").bytes, b"a\nb\n3:x\n4:y\n");
+    assert_eq!(
+        forced_as("f.txt", file, "PUT >1:\n+2:x").bytes,
+        b"a\n2:x\nb\n"
+    );
+    assert_eq!(
+        forced_as("f.txt", file, "PUT >$:\n+3:x\n+4:y").bytes,
+        b"a\nb\n3:x\n4:y\n"
+    );
 }
 
 #[test]

@@ -32,7 +32,9 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 pub(super) fn register(dir: BorrowedFd<'_>, name: &OsStr) -> Option<u64> {
     let dir = rustix::io::fcntl_dupfd_cloexec(dir, 0).ok()?;
     let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
-    let mut live = LIVE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut live = LIVE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     live.push(Live {
         id,
         dir,
@@ -43,7 +45,9 @@ pub(super) fn register(dir: BorrowedFd<'_>, name: &OsStr) -> Option<u64> {
 
 /// Forgets the temp file `id` (renamed into place, or removed).
 pub(super) fn unregister(id: u64) {
-    let mut live = LIVE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut live = LIVE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     live.retain(|entry| entry.id != id);
 }
 
@@ -52,12 +56,12 @@ pub(super) fn unregister(id: u64) {
 /// removed. A write still running goes on into an unlinked inode, so call
 /// this only when the process will not continue.
 pub fn remove_unfinished_temp_files() -> usize {
-    let mut live = LIVE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let removed = live
-        .drain(..)
+    let mut live = LIVE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    live.drain(..)
         .filter(|entry| rustix::fs::unlinkat(&entry.dir, &entry.name, AtFlags::empty()).is_ok())
-        .count();
-    removed
+        .count()
 }
 
 #[cfg(test)]

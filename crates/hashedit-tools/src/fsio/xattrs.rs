@@ -26,9 +26,7 @@ pub(super) fn copy_xattrs(from: &File, to: &File, display: &str) -> Option<Strin
         // lose.
         return None;
     };
-    let failed: Vec<OsString> = names
-        .filter(|name| !copy_one(from, to, name))
-        .collect();
+    let failed: Vec<OsString> = names.filter(|name| !copy_one(from, to, name)).collect();
     if failed.is_empty() {
         return None;
     }

@@ -91,7 +91,10 @@ pub(crate) fn hidden_rule<'p>(
         if pattern.starts_with('!') {
             continue;
         }
-        for segment in pattern.split('/').filter(|s| s.starts_with('.') && *s != "." && *s != "..") {
+        for segment in pattern
+            .split('/')
+            .filter(|s| s.starts_with('.') && *s != "." && *s != "..")
+        {
             if let Ok(glob) = GlobBuilder::new(segment).literal_separator(true).build() {
                 names.add(glob);
                 any = true;
@@ -157,7 +160,9 @@ impl GlobFilter {
     /// Compiles `patterns` (each as [`PathGlob::compile`]).
     ///
     /// Errors: the first pattern's [`ErrorKind::InvalidArguments`].
-    pub(crate) fn compile<'p>(patterns: impl IntoIterator<Item = &'p str>) -> ToolResult<GlobFilter> {
+    pub(crate) fn compile<'p>(
+        patterns: impl IntoIterator<Item = &'p str>,
+    ) -> ToolResult<GlobFilter> {
         let mut filter = GlobFilter::default();
         for pattern in patterns {
             let glob = PathGlob::compile(pattern)?;
@@ -267,7 +272,10 @@ pub fn glob_with(
     let mut paths = Vec::new();
     let mut skipped = GlobSkipped::default();
     let rules = WalkRules {
-        hidden: hidden_rule(args.include_hidden.unwrap_or(false), [args.pattern.as_str()]),
+        hidden: hidden_rule(
+            args.include_hidden.unwrap_or(false),
+            [args.pattern.as_str()],
+        ),
         ignore: if args.no_ignore.unwrap_or(false) {
             IgnoreRules::Off
         } else {

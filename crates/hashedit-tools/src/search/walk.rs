@@ -275,7 +275,12 @@ pub(crate) fn visit_counting_ignored(
 /// rule-honouring walk met) that the walk without ignore rules meets and
 /// the first did not: what ignore rules kept out. Ignored directories are
 /// counted, not entered, so this walk costs about as much as the first.
-fn count_ignored(target: &Path, rules: &WalkRules, limits: &Limits, walked: HashSet<PathBuf>) -> usize {
+fn count_ignored(
+    target: &Path,
+    rules: &WalkRules,
+    limits: &Limits,
+    walked: HashSet<PathBuf>,
+) -> usize {
     let walked = Arc::new(walked);
     let ignored = Arc::new(AtomicUsize::new(0));
     let mut builder = rules.builder(target, IgnoreRules::Off);

@@ -12,12 +12,12 @@ use hashedit_core::text::DecodeError;
 use hashedit_core::view::{WindowError, read_view, row_budget_for, window_request};
 use serde_json::json;
 
+use super::image::image_mime;
 use crate::args::ReadFileArgs;
 use crate::context::ToolContext;
 use crate::error::{ErrorKind, ToolError, ToolResult};
 use crate::fsio;
 use crate::outcome::Outcome;
-use super::image::image_mime;
 use crate::session::MAX_TEXT_BYTES_PER_SNAPSHOT;
 use crate::workspace::{Resolve, ResolvedPath};
 
@@ -96,7 +96,11 @@ pub fn read_file(cx: &ToolContext, args: &ReadFileArgs) -> ToolResult<Outcome> {
 }
 
 /// [`read_file`] of the path `args.path` resolved to.
-fn read_resolved(cx: &ToolContext, args: &ReadFileArgs, resolved: ResolvedPath) -> ToolResult<Outcome> {
+fn read_resolved(
+    cx: &ToolContext,
+    args: &ReadFileArgs,
+    resolved: ResolvedPath,
+) -> ToolResult<Outcome> {
     let ws = cx.ws;
     let request = window_request(args.offset, args.limit, 0)
         .map_err(|e| ToolError::new(ErrorKind::InvalidArguments, e.to_string()))?;

@@ -88,7 +88,14 @@ pub fn write(cx: &ToolContext, args: &WriteArgs) -> ToolResult<Outcome> {
     if let Some(session) = cx.session {
         session.record(&resolved.target, fingerprint, Some(bytes));
     }
-    let mut outcome = reply(ws, &display, bytes, fingerprint.tag, created, notice.as_deref());
+    let mut outcome = reply(
+        ws,
+        &display,
+        bytes,
+        fingerprint.tag,
+        created,
+        notice.as_deref(),
+    );
     super::append_note(&mut outcome, resolved.note.as_deref());
     Ok(outcome)
 }

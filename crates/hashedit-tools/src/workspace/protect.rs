@@ -98,9 +98,9 @@ impl Protection {
             patterns.push(glob.to_string());
         }
         let build = |builder: GlobSetBuilder| {
-            builder.build().map_err(|e| {
-                ToolError::new(ErrorKind::InvalidArguments, format!("--protect: {e}"))
-            })
+            builder
+                .build()
+                .map_err(|e| ToolError::new(ErrorKind::InvalidArguments, format!("--protect: {e}")))
         };
         Ok(Protection {
             defaults: true,

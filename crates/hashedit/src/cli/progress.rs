@@ -36,11 +36,8 @@ impl Progress {
             let started = Instant::now();
             let mut wait = FIRST_AFTER;
             let mut shown = false;
-            loop {
-                match stopped.recv_timeout(wait) {
-                    Err(RecvTimeoutError::Timeout) => {}
-                    Ok(()) | Err(RecvTimeoutError::Disconnected) => break,
-                }
+            // Until the command ends (a message, or the sender dropped).
+            while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(wait) {
                 let mut err = std::io::stderr().lock();
                 let _ = write!(err, "\r\x1b[K{}", line(command, started.elapsed()));
                 let _ = err.flush();

@@ -41,8 +41,8 @@ pub(super) fn cli_words(text: &str) -> String {
 fn carries_content(line: &str) -> bool {
     let trimmed = line.trim_start();
     let digits = trimmed.bytes().take_while(u8::is_ascii_digit).count();
-    let numbered = digits > 0
-        && (trimmed[digits..].starts_with(':') || trimmed[digits..].starts_with(" | "));
+    let numbered =
+        digits > 0 && (trimmed[digits..].starts_with(':') || trimmed[digits..].starts_with(" | "));
     numbered
         || line.starts_with('+')
         || line.starts_with('-')
@@ -63,7 +63,8 @@ fn rename(line: &str) -> String {
         while let Some(at) = rest.find(mcp) {
             let before = rest[..at].chars().next_back();
             let after = rest[at + mcp.len()..].chars().next();
-            let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-');
+            let word =
+                |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-');
             out.push_str(&rest[..at]);
             if word(before) || word(after) {
                 out.push_str(mcp);

@@ -87,7 +87,8 @@ fn create_locked(
         ));
     }
     seal_temp(&temp, mode, display)?;
-    let warning = warning.or_else(|| super::super::xattrs::copy_xattrs(&source.file, &temp, display));
+    let warning =
+        warning.or_else(|| super::super::xattrs::copy_xattrs(&source.file, &temp, display));
     fault!(BeforeInstall, display).map_err(|error| ToolError::io("write", display, &error))?;
     match rename_no_replace(fd, guard.name(), fd, name) {
         Ok(NoReplace::Renamed) => guard.disarm(),

@@ -18,6 +18,9 @@ fn every_attribute_is_copied() {
     };
     a.set_xattr("user.comment", b"keep me").unwrap();
     assert_eq!(copy_xattrs(&a, &b, "a"), None);
-    assert_eq!(b.get_xattr("user.comment").unwrap(), Some(b"keep me".to_vec()));
+    assert_eq!(
+        b.get_xattr("user.comment").unwrap(),
+        Some(b"keep me".to_vec())
+    );
     assert_eq!(b.get_xattr("user.probe").unwrap(), Some(b"1".to_vec()));
 }

@@ -342,7 +342,10 @@ impl Answer<'_, '_> {
     /// The last line of the reply.
     fn summary(&self, view: &View) -> String {
         let reasons = self.reasons(view);
-        if self.hits().is_empty() && self.collector.file_target && self.collector.skipped.too_large > 0 {
+        if self.hits().is_empty()
+            && self.collector.file_target
+            && self.collector.skipped.too_large > 0
+        {
             return self.with_note(format!(
                 "{} was not searched: it is over the {} MiB grep reads of one file, so nothing is known about \
                  its matches; read_file with offset/limit reads files of any size",

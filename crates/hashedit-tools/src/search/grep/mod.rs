@@ -232,19 +232,14 @@ fn search_counting(
     let mut consume = |(relative, scan): (String, Scan)| collector.take(&relative, scan);
     let skipped = |skip| (String::new(), Scan::Skipped(skip));
     run_ordered(threads, scanner, &mut consume, |feed| {
-        visit_counting_ignored(
-            scope.target,
-            &request.rules,
-            limits,
-            |item| match item {
-                WalkItem::Unreadable { directory } => feed.done(skipped(unreadable(directory))),
-                WalkItem::Special(file) if request.selects(&file, base) => {
-                    feed.done(skipped(Skip::Special))
-                }
-                WalkItem::File(file) if request.selects(&file, base) => feed.job(file),
-                WalkItem::Special(_) | WalkItem::File(_) => ControlFlow::Continue(()),
-            },
-        )
+        visit_counting_ignored(scope.target, &request.rules, limits, |item| match item {
+            WalkItem::Unreadable { directory } => feed.done(skipped(unreadable(directory))),
+            WalkItem::Special(file) if request.selects(&file, base) => {
+                feed.done(skipped(Skip::Special))
+            }
+            WalkItem::File(file) if request.selects(&file, base) => feed.job(file),
+            WalkItem::Special(_) | WalkItem::File(_) => ControlFlow::Continue(()),
+        })
     })
 }
 

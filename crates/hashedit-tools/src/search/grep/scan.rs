@@ -77,14 +77,24 @@ fn add_context(body: &[u8], lines: &mut [MatchLine], before: usize, after: usize
     let matches: Vec<u64> = lines.iter().map(|l| l.line).collect();
     let mut shown_up_to = 0u64;
     for (i, line) in lines.iter_mut().enumerate() {
-        let first = line.line.saturating_sub(before as u64).max(shown_up_to + 1).max(1);
+        let first = line
+            .line
+            .saturating_sub(before as u64)
+            .max(shown_up_to + 1)
+            .max(1);
         line.before = (first..line.line)
-            .map(|n| ContextRow { line: n, text: text_of(n) })
+            .map(|n| ContextRow {
+                line: n,
+                text: text_of(n),
+            })
             .collect();
         let next_match = matches.get(i + 1).copied().unwrap_or(u64::MAX);
         let last = (line.line + after as u64).min(count).min(next_match - 1);
         line.after = (line.line + 1..=last)
-            .map(|n| ContextRow { line: n, text: text_of(n) })
+            .map(|n| ContextRow {
+                line: n,
+                text: text_of(n),
+            })
             .collect();
         shown_up_to = last.max(line.line);
     }
@@ -152,10 +162,7 @@ impl<'a> Scanner<'a> {
         if let Some(stop) = self.limits.check() {
             return Scan::Aborted(stop);
         }
-        if let Err(unread) = self
-            .reader
-            .read(path, max_bytes, &mut self.buffer)
-        {
+        if let Err(unread) = self.reader.read(path, max_bytes, &mut self.buffer) {
             return Scan::Skipped(skip_of(&unread));
         }
         let bytes = &self.buffer[..];

@@ -264,7 +264,10 @@ fn case53_gitignore_and_hidden() {
         output_mode: Some(OutputMode::FilesWithMatches),
         ..args("needle")
     };
-    assert_eq!(text(&ws, ".", &a), "shown.txt\n\n1 file (1 entry skipped by .gitignore/.ignore rules, which no_ignore lifts)");
+    assert_eq!(
+        text(&ws, ".", &a),
+        "shown.txt\n\n1 file (1 entry skipped by .gitignore/.ignore rules, which no_ignore lifts)"
+    );
     let hidden = GrepArgs {
         include_hidden: Some(true),
         ..a
@@ -1161,7 +1164,10 @@ fn quoted_names_use_the_shared_display_spelling() {
 fn context_rows_are_read_rows_around_the_match_rows() {
     let ws = Ws::new(&[("f.txt", b"1\n2\nhit\n4\n5\n6\nhit\nhit\n9\n")]);
     let a = GrepArgs {
-        context: crate::args::ContextLines { before: 1, after: 1 },
+        context: crate::args::ContextLines {
+            before: 1,
+            after: 1,
+        },
         ..args("hit")
     };
     assert_eq!(
@@ -1210,7 +1216,10 @@ fn no_ignore_searches_ignored_files_and_the_summary_counts_them() {
         no_ignore: Some(true),
         ..a
     };
-    assert_eq!(text(&ws, ".", &all), "a.log\nc.txt\ntarget/b.txt\n\n3 files");
+    assert_eq!(
+        text(&ws, ".", &all),
+        "a.log\nc.txt\ntarget/b.txt\n\n3 files"
+    );
 }
 
 #[test]

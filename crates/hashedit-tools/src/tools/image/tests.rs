@@ -8,7 +8,10 @@ fn real_images_are_images() {
     assert_eq!(image_mime(GIF), Some("image/gif"));
     let png = b"\x89PNG\r\n\x1a\n\0\0\0\x0DIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89";
     assert_eq!(image_mime(png), Some("image/png"));
-    assert_eq!(image_mime(b"\xFF\xD8\xFF\xE0\x00\x10JFIF\x00"), Some("image/jpeg"));
+    assert_eq!(
+        image_mime(b"\xFF\xD8\xFF\xE0\x00\x10JFIF\x00"),
+        Some("image/jpeg")
+    );
     assert_eq!(
         image_mime(b"RIFF\x24\x00\x00\x00WEBPVP8 \x18\x00\x00\x00"),
         Some("image/webp")
@@ -22,7 +25,13 @@ fn text_that_starts_like_an_image_is_text() {
     assert_eq!(image_mime(b"GIF87a\n"), None);
     assert_eq!(image_mime(b"RIFF....WEBP is a container\n"), None);
     // A cut multi-byte character at the end of the chunk is still text.
-    assert_eq!(image_mime("GIF89a caf\u{e9}".as_bytes().split_last().unwrap().1), None);
+    assert_eq!(
+        image_mime("GIF89a caf\u{e9}".as_bytes().split_last().unwrap().1),
+        None
+    );
     // Not the header shape: a PNG signature without its IHDR.
-    assert_eq!(image_mime(b"\x89PNG\r\n\x1a\n\0\0\0\0junk\0\0\0\0\0\0\0\0"), None);
+    assert_eq!(
+        image_mime(b"\x89PNG\r\n\x1a\n\0\0\0\0junk\0\0\0\0\0\0\0\0"),
+        None
+    );
 }

@@ -24,14 +24,22 @@ fn version_control_internals_are_protected_by_default_in_any_case() {
             "{path}"
         );
     }
-    for path in ["src/git/a.rs", ".gitignore", ".github/workflows/ci.yml", "a.git", "x/.gitkeep"] {
+    for path in [
+        "src/git/a.rs",
+        ".gitignore",
+        ".github/workflows/ci.yml",
+        "a.git",
+        "x/.gitkeep",
+    ] {
         assert_eq!(check(&p, path), None, "{path}");
     }
 }
 
 #[test]
 fn without_defaults_nothing_is_protected_but_globs_stay() {
-    let p = Protection::with_globs(&["*.pem"]).unwrap().without_defaults();
+    let p = Protection::with_globs(&["*.pem"])
+        .unwrap()
+        .without_defaults();
     assert_eq!(check(&p, ".git/config"), None);
     assert_eq!(
         check(&p, "keys/server.PEM"),

@@ -11,7 +11,10 @@ fn the_one_twin_is_found_either_way() {
     assert_eq!(twin(dir.path(), OsStr::new("cafe.md")), None);
     let other = tempfile::tempdir().unwrap();
     std::fs::write(other.path().join(NFC), b"x").unwrap();
-    assert_eq!(twin(other.path(), OsStr::new(NFD)), Some(OsString::from(NFC)));
+    assert_eq!(
+        twin(other.path(), OsStr::new(NFD)),
+        Some(OsString::from(NFC))
+    );
 }
 
 #[test]

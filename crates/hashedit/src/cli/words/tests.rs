@@ -11,7 +11,9 @@ fn prose_lines_take_cli_names() {
         "x does not exist; check the path with glob or ls"
     );
     assert_eq!(
-        cli_words("[f.txt#1A2B]\n1:a\n\n[lines 1-1 of 9 shown; pass offset/limit to read the rest]"),
+        cli_words(
+            "[f.txt#1A2B]\n1:a\n\n[lines 1-1 of 9 shown; pass offset/limit to read the rest]"
+        ),
         "[f.txt#1A2B]\n1:a\n\n[lines 1-1 of 9 shown; pass --offset/--limit to read the rest]"
     );
     assert_eq!(
@@ -26,5 +28,8 @@ fn content_lines_stay_exact() {
     assert_eq!(cli_words(text), text);
     // Part of a longer word: not a name.
     assert_eq!(cli_words("my_read_file_x"), "my_read_file_x");
-    assert_eq!(cli_words("files_cut_by_max_per_file"), "files_cut_by_max_per_file");
+    assert_eq!(
+        cli_words("files_cut_by_max_per_file"),
+        "files_cut_by_max_per_file"
+    );
 }
