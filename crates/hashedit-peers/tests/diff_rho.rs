@@ -2191,7 +2191,7 @@ fn restated_numbered_rule_matches_our_refusals() {
             assert!(
                 reply
                     .text
-                    .contains("edit document line 2: every body row starts with its line number"),
+                    .contains("edit document line 2: every body row starts with a line number"),
                 "{doc_ops}: {}",
                 reply.text
             );

@@ -276,8 +276,10 @@ fn run(mut command: Command, scratch: &Scratch, label: &str) -> Run {
     }
 }
 
-/// What the model should see after each call: what the CLI prints for the
-/// same calls on the twin workspace.
+/// What the model should see after each call: the tools' text the CLI
+/// gives for the same calls on the twin workspace (under `--json`, which
+/// carries the text unchanged; the human output names CLI flags and puts
+/// errors on stderr).
 struct Expected {
     read: String,
     edit: String,
@@ -290,6 +292,7 @@ fn expected(scratch: &Scratch) -> Expected {
         let mut child = Command::new(binary())
             .arg("--root")
             .arg(scratch.file("twin"))
+            .arg("--json")
             .args(args)
             .env("HASHEDIT_REGISTRY", "off")
             .stdin(Stdio::piped())
@@ -304,10 +307,13 @@ fn expected(scratch: &Scratch) -> Expected {
             .write_all(stdin.as_bytes())
             .unwrap();
         let output = child.wait_with_output().unwrap();
-        String::from_utf8(output.stdout)
-            .unwrap()
-            .trim_end_matches('\n')
-            .to_string()
+        let reply: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let text = if reply["ok"] == true {
+            &reply["text"]
+        } else {
+            &reply["error"]["message"]
+        };
+        text.as_str().unwrap().trim_end_matches('\n').to_string()
     };
     let read = cli(&["read", "notes.txt"], "");
     let tag = read

@@ -389,9 +389,9 @@ fn rows_pasted_with_their_read_numbers_are_repaired_when_they_number_the_replace
     let error = edit(file, "PUT 2.=3:\n+2:B\n+3:C\n+4:X").unwrap_err();
     assert!(matches!(error.failure, EditFailure::UnverifiedPaste(_)));
     assert!(
-        error
-            .to_string()
-            .contains("send the document again with force set: the rows are then written as sent"),
+        error.to_string().contains(
+            "send the same document again with force set: force writes every row exactly as sent"
+        ),
         "{error}"
     );
     // With force, they are written as sent: a row that starts with its own

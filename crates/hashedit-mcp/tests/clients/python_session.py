@@ -78,7 +78,8 @@ def failed(result, kind: str) -> str:
 
 
 def cli(root: pathlib.Path, *args: str, stdin: str = "") -> tuple[int, str]:
-    """Runs the hashedit CLI on the same workspace: (exit code, stdout)."""
+    """Runs the hashedit CLI on the same workspace: (exit code, what it
+    printed: stdout on success, stderr on a failure, where errors go)."""
     done = subprocess.run(
         [BINARY, "--root", str(root), *args],
         input=stdin,
@@ -86,7 +87,7 @@ def cli(root: pathlib.Path, *args: str, stdin: str = "") -> tuple[int, str]:
         text=True,
         check=False,
     )
-    return done.returncode, done.stdout
+    return done.returncode, done.stdout if done.returncode == 0 else done.stderr
 
 
 async def session(mode: str, expected_version: str) -> None:

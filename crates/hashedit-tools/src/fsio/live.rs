@@ -23,43 +23,72 @@ struct Live {
     name: OsString,
 }
 
-static LIVE: Mutex<Vec<Live>> = Mutex::new(Vec::new());
+/// The registered temp files, and whether the process is closing (after
+/// [`remove_unfinished_temp_files`], no temp file may be created).
+struct Registry {
+    live: Vec<Live>,
+    closing: bool,
+}
+
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
+    live: Vec::new(),
+    closing: false,
+});
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
-/// Registers the temp file `name` in `dir`; its id, or `None` when the
-/// directory descriptor cannot be duplicated (the file is then only
-/// removed by its guard, as before).
-pub(super) fn register(dir: BorrowedFd<'_>, name: &OsStr) -> Option<u64> {
-    let dir = rustix::io::fcntl_dupfd_cloexec(dir, 0).ok()?;
-    let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
-    let mut live = LIVE
+fn registry() -> std::sync::MutexGuard<'static, Registry> {
+    REGISTRY
         .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    live.push(Live {
-        id,
-        dir,
-        name: name.to_os_string(),
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Creates the temp file `name` in `dir` with `create` and registers it,
+/// both under the registry's lock, so a signal handler either sees the
+/// file or runs before it exists (and then it is never created). The id
+/// is `None` when the directory descriptor cannot be duplicated (the file
+/// is then only removed by its guard). `Err(None)` when the process is
+/// closing: nothing was created.
+pub(super) fn create_registered<T, E>(
+    dir: BorrowedFd<'_>,
+    name: &OsStr,
+    create: impl FnOnce() -> Result<T, E>,
+) -> Result<(T, Option<u64>), Option<E>> {
+    let mut registry = registry();
+    if registry.closing {
+        return Err(None);
+    }
+    let created = create().map_err(Some)?;
+    let id = rustix::io::fcntl_dupfd_cloexec(dir, 0).ok().map(|dir| {
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        registry.live.push(Live {
+            id,
+            dir,
+            name: name.to_os_string(),
+        });
+        id
     });
-    Some(id)
+    Ok((created, id))
 }
 
 /// Forgets the temp file `id` (renamed into place, or removed).
 pub(super) fn unregister(id: u64) {
-    let mut live = LIVE
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    live.retain(|entry| entry.id != id);
+    registry().live.retain(|entry| entry.id != id);
 }
 
-/// Removes every temp file this process is writing (for a signal handler
-/// that is about to end the process); returns how many names were
-/// removed. A write still running goes on into an unlinked inode, so call
-/// this only when the process will not continue.
+/// Removes every temp file this process is writing, and refuses to create
+/// more (for a signal handler that is about to end the process); returns
+/// how many names were removed. A write still running goes on into an
+/// unlinked inode, so call this only when the process will not continue.
 pub fn remove_unfinished_temp_files() -> usize {
-    let mut live = LIVE
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    live.drain(..)
+    close(&mut registry())
+}
+
+/// Marks `registry` closing and removes its temp files; how many were.
+fn close(registry: &mut Registry) -> usize {
+    registry.closing = true;
+    registry
+        .live
+        .drain(..)
         .filter(|entry| rustix::fs::unlinkat(&entry.dir, &entry.name, AtFlags::empty()).is_ok())
         .count()
 }

@@ -604,14 +604,16 @@ pub(super) fn create_temp<'d>(
     const ATTEMPTS: usize = 32;
     for _ in 0..ATTEMPTS {
         let name = hidden_name("tmp");
-        match rustix::fs::openat(
-            dir,
-            &name,
-            OFlags::RDWR | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC,
-            Mode::from_raw_mode(mode as _),
-        ) {
-            Ok(fd) => {
-                let live = super::live::register(dir, &name);
+        let created = super::live::create_registered(dir, &name, || {
+            rustix::fs::openat(
+                dir,
+                &name,
+                OFlags::RDWR | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+                Mode::from_raw_mode(mode as _),
+            )
+        });
+        match created {
+            Ok((fd, live)) => {
                 let guard = TempName {
                     dir,
                     name,
@@ -620,8 +622,16 @@ pub(super) fn create_temp<'d>(
                 };
                 return Ok((File::from(fd), guard));
             }
-            Err(errno) if errno == Errno::EXIST => {}
-            Err(errno) => return Err(map_create_errno(display, errno)),
+            Err(Some(errno)) if errno == Errno::EXIST => {}
+            Err(Some(errno)) => return Err(map_create_errno(display, errno)),
+            Err(None) => {
+                return Err(ToolError::new(
+                    ErrorKind::Cancelled,
+                    format!(
+                        "cannot write {display}: hashedit is stopping (a signal); nothing was written"
+                    ),
+                ));
+            }
         }
     }
     Err(ToolError::new(
