@@ -392,6 +392,12 @@ impl Workspace {
                 format!("{path} does not exist{hint}; check the path with glob or list_dir"),
             ));
         }
+        if let Some(Step::Name(name)) = tail.first() {
+            let twins = unicode::twins(&parent, name);
+            if !twins.is_empty() {
+                return Err(unicode::look_alike_error(path, &twins));
+            }
+        }
         let mut target = parent;
         for step in tail {
             match step {

@@ -18,25 +18,29 @@ use unicode_normalization::UnicodeNormalization;
 /// `name` itself), or `None`: `name` is ASCII or not UTF-8, `dir` cannot
 /// be read, or no entry or several match.
 pub(super) fn twin(dir: &Path, name: &OsStr) -> Option<OsString> {
-    let written = name.to_str()?;
-    if written.is_ascii() {
-        return None;
-    }
+    let mut all = twins(dir, name);
+    if all.len() == 1 { all.pop() } else { None }
+}
+
+/// Every entry of `dir` whose name equals `name` under NFC and is not
+/// `name` itself (empty for an ASCII or non-UTF-8 `name`, or an
+/// unreadable `dir`).
+pub(super) fn twins(dir: &Path, name: &OsStr) -> Vec<OsString> {
+    let Some(written) = name.to_str().filter(|w| !w.is_ascii()) else {
+        return Vec::new();
+    };
     let wanted: String = written.nfc().collect();
-    let mut found = None;
-    for entry in std::fs::read_dir(dir).ok()? {
-        let candidate = entry.ok()?.file_name();
-        let Some(text) = candidate.to_str() else {
-            continue;
-        };
-        if text != written && text.nfc().eq(wanted.chars()) {
-            if found.is_some() {
-                return None;
-            }
-            found = Some(candidate);
-        }
-    }
-    found
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|entry| entry.ok().map(|e| e.file_name()))
+        .filter(|candidate| {
+            candidate
+                .to_str()
+                .is_some_and(|text| text != written && text.nfc().eq(wanted.chars()))
+        })
+        .collect()
 }
 
 /// The reply's note for the names resolved by [`twin`], as (written, on
@@ -60,6 +64,26 @@ pub(super) fn twins_note(twins: &[(String, String)]) -> Option<String> {
          second, look-alike name was created)",
         pairs.join(", ")
     ))
+}
+
+/// The refusal to create `written` beside `twins`, two or more entries
+/// that are its name under Unicode normalisation (one would have been
+/// used): which was meant is unknown, and a third look-alike would only
+/// add to the confusion.
+pub(super) fn look_alike_error(written: &str, twins: &[OsString]) -> crate::error::ToolError {
+    let names: Vec<String> = twins
+        .iter()
+        .map(|t| format!("'{}' ({})", t.to_string_lossy(), form(&t.to_string_lossy())))
+        .collect();
+    crate::error::ToolError::new(
+        crate::error::ErrorKind::InvalidArguments,
+        format!(
+            "{written} does not exist, and creating it would add a look-alike of {}, the same name under \
+             Unicode normalisation; nothing was written. Name one of them by its stored spelling (list the \
+             directory with list_dir)",
+            names.join(" and ")
+        ),
+    )
 }
 
 /// `NFC`, `NFD` or `mixed`: how `name` is composed.

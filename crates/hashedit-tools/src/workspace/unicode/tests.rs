@@ -39,3 +39,26 @@ fn the_note_names_both_spellings() {
         )
     );
 }
+
+#[test]
+fn creating_a_third_look_alike_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("caf\u{e9}\u{e9}.md"), b"x").unwrap();
+    std::fs::write(dir.path().join("cafe\u{301}e\u{301}.md"), b"x").unwrap();
+    let ws = crate::workspace::Workspace::new(dir.path()).unwrap();
+    let mixed = "cafe\u{301}\u{e9}.md";
+    let error = ws
+        .resolve(mixed, crate::workspace::Resolve::MayCreate)
+        .unwrap_err();
+    assert_eq!(error.kind, crate::error::ErrorKind::InvalidArguments);
+    assert!(
+        error.message.starts_with(&format!(
+            "{mixed} does not exist, and creating it would add a look-alike of "
+        )),
+        "{}",
+        error.message
+    );
+    assert!(
+        error.message.contains("'caf\u{e9}\u{e9}.md' (NFC)") && error.message.contains("(NFD)")
+    );
+}
