@@ -107,6 +107,77 @@ pub(crate) fn hidden_rule<'p>(
     }
 }
 
+/// The walk of [`glob_with`]: the matching paths (workspace-relative,
+/// unquoted, at most `max_results`) in walk order, and why the walk
+/// stopped early; `skipped` counts what was met but not listed.
+fn collect_paths(
+    scope: &SearchScope,
+    args: &GlobArgs,
+    pattern: &PathGlob,
+    max_results: usize,
+    limits: &Limits,
+    skipped: &mut GlobSkipped,
+) -> (Vec<String>, Option<Stop>) {
+    let mut paths = Vec::new();
+    let rules = WalkRules {
+        hidden: hidden_rule(
+            args.include_hidden.unwrap_or(false),
+            [args.pattern.as_str()],
+        ),
+        ignore: if args.no_ignore.unwrap_or(false) {
+            IgnoreRules::Off
+        } else {
+            IgnoreRules::Honour
+        },
+    };
+    let base = raw_path(scope.display);
+    // A pattern that starts with literal directories (`build/**`,
+    // `.github/workflows/*.yml`) is walked from there: a directory the
+    // pattern names is searched even when ignore rules or the hidden rule
+    // would skip it from the top (FORMAT.md §8.1).
+    let prefix = literal_prefix(scope.target, &args.pattern);
+    let walk_root = if prefix.is_empty() {
+        scope.target.to_path_buf()
+    } else {
+        scope.target.join(&prefix)
+    };
+    let (stop, ignored) = visit_counting_ignored(&walk_root, &rules, limits, |item| {
+        let (file, special) = match item {
+            WalkItem::File(file) => (file, false),
+            WalkItem::Special(file) => (file, true),
+            WalkItem::Unreadable { directory } => {
+                if directory {
+                    skipped.unreadable_dirs += 1;
+                } else {
+                    skipped.unreadable += 1;
+                }
+                return ControlFlow::Continue(());
+            }
+        };
+        let relative = join_relative(&prefix, &file.relative);
+        let matched = if relative.is_empty() {
+            pattern.matches(&base)
+        } else {
+            pattern.matches(&relative)
+        };
+        if !matched {
+            return ControlFlow::Continue(());
+        }
+        if special {
+            skipped.special += 1;
+            return ControlFlow::Continue(());
+        }
+        // One path past the cap proves there is more to see.
+        if paths.len() == max_results {
+            return ControlFlow::Break(Stop::ResultLimit);
+        }
+        paths.push(workspace_path(&base, &relative));
+        ControlFlow::Continue(())
+    });
+    skipped.ignored = ignored;
+    (paths, stop)
+}
+
 /// The leading directories of `pattern` that hold no glob syntax and
 /// exist below `target` as real directories (no symlink), `/`-joined;
 /// empty when there are none. The last segment is never included: it is
@@ -267,65 +338,9 @@ pub fn glob_with(
     let pattern = PathGlob::compile(&args.pattern)?;
     let max_results = clamp_cap(args.max_results, DEFAULT_MAX_RESULTS);
     check_target(scope.target, scope.display)?;
-    let base = raw_path(scope.display);
     let limits = Limits::start(options);
-    let mut paths = Vec::new();
     let mut skipped = GlobSkipped::default();
-    let rules = WalkRules {
-        hidden: hidden_rule(
-            args.include_hidden.unwrap_or(false),
-            [args.pattern.as_str()],
-        ),
-        ignore: if args.no_ignore.unwrap_or(false) {
-            IgnoreRules::Off
-        } else {
-            IgnoreRules::Honour
-        },
-    };
-    // A pattern that starts with literal directories (`build/**`,
-    // `.github/workflows/*.yml`) is walked from there: a directory the
-    // pattern names is searched even when ignore rules or the hidden rule
-    // would skip it from the top (FORMAT.md §8.1).
-    let prefix = literal_prefix(scope.target, &args.pattern);
-    let walk_root = if prefix.is_empty() {
-        scope.target.to_path_buf()
-    } else {
-        scope.target.join(&prefix)
-    };
-    let (stop, ignored) = visit_counting_ignored(&walk_root, &rules, &limits, |item| {
-        let (file, special) = match item {
-            WalkItem::File(file) => (file, false),
-            WalkItem::Special(file) => (file, true),
-            WalkItem::Unreadable { directory } => {
-                if directory {
-                    skipped.unreadable_dirs += 1;
-                } else {
-                    skipped.unreadable += 1;
-                }
-                return ControlFlow::Continue(());
-            }
-        };
-        let relative = join_relative(&prefix, &file.relative);
-        let matched = if relative.is_empty() {
-            pattern.matches(&base)
-        } else {
-            pattern.matches(&relative)
-        };
-        if !matched {
-            return ControlFlow::Continue(());
-        }
-        if special {
-            skipped.special += 1;
-            return ControlFlow::Continue(());
-        }
-        // One path past the cap proves there is more to see.
-        if paths.len() == max_results {
-            return ControlFlow::Break(Stop::ResultLimit);
-        }
-        paths.push(workspace_path(&base, &relative));
-        ControlFlow::Continue(())
-    });
-    skipped.ignored = ignored;
+    let (paths, stop) = collect_paths(scope, args, &pattern, max_results, &limits, &mut skipped);
 
     let summary = |shown: usize, cut: bool| {
         let mut reasons = Vec::new();
