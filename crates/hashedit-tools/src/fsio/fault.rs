@@ -44,6 +44,9 @@ pub(crate) enum Point {
     /// [`super::commit_changes`], after success: before a backup is
     /// unlinked (display: the source).
     DiscardBackup,
+    /// Copying one extended attribute onto a temp file (display: the
+    /// attribute's name).
+    SetXattr,
 }
 
 type Hook = Box<dyn FnMut(Point, &str) -> Option<io::Error>>;

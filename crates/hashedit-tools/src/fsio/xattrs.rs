@@ -48,6 +48,9 @@ pub(super) fn copy_xattrs(from: &File, to: &File, display: &str) -> Option<Strin
 
 /// Copies the attribute `name`; false when it could not be read or set.
 fn copy_one(from: &File, to: &File, name: &std::ffi::OsStr) -> bool {
+    if fault!(SetXattr, &name.to_string_lossy()).is_err() {
+        return false;
+    }
     match from.get_xattr(name) {
         Ok(Some(value)) => to.set_xattr(name, &value).is_ok(),
         // Removed since it was listed: nothing to copy.

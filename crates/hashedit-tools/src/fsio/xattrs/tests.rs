@@ -24,3 +24,27 @@ fn every_attribute_is_copied() {
     );
     assert_eq!(b.get_xattr("user.probe").unwrap(), Some(b"1".to_vec()));
 }
+
+#[test]
+fn an_attribute_that_cannot_be_copied_is_named_in_a_warning() {
+    use crate::fsio::fault::{self, Point};
+    let Some((_dir, a, b)) = pair() else {
+        eprintln!("SKIPPED: no user.* xattr support here");
+        return;
+    };
+    a.set_xattr("user.keep", b"1").unwrap();
+    fault::set(|point, name| {
+        (point == Point::SetXattr && name == "user.keep").then(fault::injected)
+    });
+    let warning = copy_xattrs(&a, &b, "notes.txt");
+    fault::clear();
+    assert_eq!(
+        warning.as_deref(),
+        Some(
+            "warning: notes.txt: the new content was written, but an extended attribute could not be \
+             copied to it (user.keep); check them (getfattr -d, getfacl) and set them again if they matter"
+        )
+    );
+    assert_eq!(b.get_xattr("user.probe").unwrap(), Some(b"1".to_vec()));
+    assert_eq!(b.get_xattr("user.keep").unwrap(), None);
+}
