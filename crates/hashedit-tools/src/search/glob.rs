@@ -182,7 +182,7 @@ fn collect_paths(
 /// exist below `target` as real directories (no symlink), `/`-joined;
 /// empty when there are none. The last segment is never included: it is
 /// what is matched.
-fn literal_prefix(target: &Path, pattern: &str) -> String {
+pub(crate) fn literal_prefix(target: &Path, pattern: &str) -> String {
     if !pattern.contains('/') || pattern.starts_with('!') {
         return String::new();
     }
@@ -210,7 +210,7 @@ fn literal_prefix(target: &Path, pattern: &str) -> String {
 }
 
 /// `prefix` and a path relative to it, `/`-joined.
-fn join_relative(prefix: &str, relative: &str) -> String {
+pub(crate) fn join_relative(prefix: &str, relative: &str) -> String {
     match (prefix.is_empty(), relative.is_empty()) {
         (true, _) => relative.to_string(),
         (false, true) => prefix.to_string(),
@@ -225,6 +225,8 @@ fn join_relative(prefix: &str, relative: &str) -> String {
 pub(crate) struct GlobFilter {
     positive: Vec<PathGlob>,
     negative: Vec<PathGlob>,
+    /// The positive patterns as written.
+    written: Vec<String>,
 }
 
 impl GlobFilter {
@@ -241,9 +243,19 @@ impl GlobFilter {
                 filter.negative.push(glob);
             } else {
                 filter.positive.push(glob);
+                filter.written.push(pattern.to_string());
             }
         }
         Ok(filter)
+    }
+
+    /// The one positive pattern, when there is exactly one (a walk can
+    /// then start at its literal directories, see [`literal_prefix`]).
+    pub(crate) fn single_positive(&self) -> Option<&str> {
+        match self.written.as_slice() {
+            [one] => Some(one),
+            _ => None,
+        }
     }
 
     /// Whether `relative` passes the filter.

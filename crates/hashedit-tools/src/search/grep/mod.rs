@@ -51,6 +51,7 @@ use std::path::Path;
 use hashedit_core::tag::TagScheme;
 use hashedit_core::truncate::truncate_to_budget;
 
+use super::glob::{join_relative, literal_prefix};
 use super::walk::{WalkItem, WalkedFile, check_target, visit_counting_ignored};
 use super::{Limits, SearchOptions, SearchScope, Stop};
 use crate::args::GrepArgs;
@@ -231,14 +232,38 @@ fn search_counting(
     };
     let mut consume = |(relative, scan): (String, Scan)| collector.take(&relative, scan);
     let skipped = |skip| (String::new(), Scan::Skipped(skip));
+    // One glob that starts with literal directories (`build/**`,
+    // `.github/**`) is walked from there, so a directory it names is
+    // searched even when ignore rules would skip it from the top.
+    let prefix = request
+        .glob
+        .single_positive()
+        .map(|glob| literal_prefix(scope.target, glob))
+        .unwrap_or_default();
+    let walk_root = if prefix.is_empty() {
+        scope.target.to_path_buf()
+    } else {
+        scope.target.join(&prefix)
+    };
+    let rebase = |mut file: WalkedFile| {
+        file.relative = join_relative(&prefix, &file.relative);
+        file
+    };
     run_ordered(threads, scanner, &mut consume, |feed| {
-        visit_counting_ignored(scope.target, &request.rules, limits, |item| match item {
+        visit_counting_ignored(&walk_root, &request.rules, limits, |item| match item {
             WalkItem::Unreadable { directory } => feed.done(skipped(unreadable(directory))),
-            WalkItem::Special(file) if request.selects(&file, base) => {
+            WalkItem::Special(file) if request.selects(&rebase(file.clone()), base) => {
                 feed.done(skipped(Skip::Special))
             }
-            WalkItem::File(file) if request.selects(&file, base) => feed.job(file),
-            WalkItem::Special(_) | WalkItem::File(_) => ControlFlow::Continue(()),
+            WalkItem::File(file) => {
+                let file = rebase(file);
+                if request.selects(&file, base) {
+                    feed.job(file)
+                } else {
+                    ControlFlow::Continue(())
+                }
+            }
+            WalkItem::Special(_) => ControlFlow::Continue(()),
         })
     })
 }

@@ -1242,3 +1242,28 @@ fn a_pattern_in_another_dialect_gets_a_note() {
         "{out}"
     );
 }
+
+#[test]
+fn a_glob_naming_an_ignored_or_hidden_directory_searches_it() {
+    // claude-code #84161, opencode #45911.
+    let ws = Ws::new(&[
+        (".gitignore", b"build/\n"),
+        ("build/out.js", b"x\n"),
+        (".github/workflows/ci.yml", b"x\n"),
+        ("src/a.js", b"x\n"),
+    ]);
+    let files = |glob: &str| GrepArgs {
+        glob: Some(glob.into()),
+        output_mode: Some(OutputMode::FilesWithMatches),
+        ..args("x")
+    };
+    assert_eq!(text(&ws, ".", &files("build/**")), "build/out.js\n\n1 file");
+    assert_eq!(
+        text(&ws, ".", &files(".github/**/*.yml")),
+        ".github/workflows/ci.yml\n\n1 file"
+    );
+    assert_eq!(
+        text(&ws, ".", &files("*.js")),
+        "src/a.js\n\n1 file (1 entry skipped by .gitignore/.ignore rules, which no_ignore lifts)"
+    );
+}
