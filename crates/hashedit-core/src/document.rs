@@ -106,6 +106,7 @@ pub enum Pasted {
 
 /// The ops of the grammar.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum OpKind {
     /// `PUT N:`, `PUT N.=M:`, `PUT N*:`: replace lines with the body rows.
     Replace {

@@ -173,6 +173,7 @@ impl fmt::Display for OpName {
 
 /// Why a section could not be lowered.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum LowerError {
     /// No block starts on the line; `suggestion` is a block op that would
     /// resolve nearby, if one exists.

@@ -42,6 +42,7 @@ pub struct Rebased {
 
 /// Why ops could not be rebased.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RebaseRefusal {
     /// An op touches, or sits next to, a line that changed; the document
     /// line of the op is given.

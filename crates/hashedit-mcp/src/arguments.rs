@@ -223,7 +223,7 @@ fn quote(value: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hashedit_tools::args::{EditArgs, GrepArgs, OutputMode, ReadFileArgs};
+    use hashedit_tools::{EditArgs, GrepArgs, OutputMode, ReadFileArgs};
     use serde_json::json;
 
     fn object(value: Value) -> JsonObject {

@@ -91,7 +91,7 @@ impl ToolName {
     }
 
     /// The input schema, as published in `tools/list` and enforced on every
-    /// call (see [`crate::arguments`]). Every schema refuses properties it
+    /// call (see the module `arguments`). Every schema refuses properties it
     /// does not list (`additionalProperties: false`).
     pub fn input_schema(self) -> JsonObject {
         let (properties, required) = match self {

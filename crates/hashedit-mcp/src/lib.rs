@@ -35,7 +35,7 @@
 //! for any byte-stream pair (tests, embedding).
 
 mod arguments;
-pub mod catalog;
+mod catalog;
 mod envelope;
 mod result;
 mod roots;
@@ -44,12 +44,16 @@ mod transport;
 
 use std::sync::Arc;
 
-use hashedit_core::block::BlockResolver;
-use hashedit_tools::workspace::Workspace;
+use hashedit_core::BlockResolver;
+use hashedit_tools::Workspace;
 use rmcp::service::{QuitReason, ServerInitializeError};
 use tokio::io::{AsyncRead, AsyncWrite};
 
 pub use arguments::CLIENT_CONTROL_ARGUMENTS;
+pub use catalog::{
+    GUIDE, GUIDE_PROMPT, INSTRUCTIONS, READ_ONLY_INSTRUCTIONS, ToolName, instructions,
+    tool_definitions,
+};
 pub use result::{RESULT_META_KEY, StructuredContent};
 pub use roots::{ROOTS_TIMEOUT, RootPolicy};
 pub use server::{HashEditServer, PROGRESS_INTERVAL, SERVER_NAME, SUPPORTED_PROTOCOL_VERSIONS};
@@ -102,6 +106,7 @@ impl std::fmt::Debug for ServerOptions {
 
 /// Why a server stopped other than by its client closing the stream.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ServeError {
     /// The session could not be opened (for example, the transport failed
     /// while answering `initialize`).

@@ -1,7 +1,7 @@
 //! What every tool call runs against: the workspace and, in a long-lived
 //! server, the session.
 
-use hashedit_core::block::BlockResolver;
+use hashedit_core::BlockResolver;
 
 use crate::cancel::CancelToken;
 use crate::session::Session;

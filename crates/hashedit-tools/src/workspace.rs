@@ -107,7 +107,7 @@ impl Workspace {
     /// Opens a workspace rooted at `root`, which is canonicalised.
     ///
     /// Defaults: output budget
-    /// [`hashedit_core::truncate::DEFAULT_MAX_OUTPUT_BYTES`] (64,000 bytes), tag
+    /// [`hashedit_core::DEFAULT_MAX_OUTPUT_BYTES`] (64,000 bytes), tag
     /// scheme [`TagScheme::Rho`].
     ///
     /// # Errors
@@ -149,7 +149,7 @@ impl Workspace {
         Ok(Workspace {
             root: canonical,
             alias,
-            max_output_bytes: hashedit_core::truncate::DEFAULT_MAX_OUTPUT_BYTES,
+            max_output_bytes: hashedit_core::DEFAULT_MAX_OUTPUT_BYTES,
             tag_scheme: TagScheme::default(),
         })
     }

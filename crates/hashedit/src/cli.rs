@@ -6,12 +6,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use hashedit_core::TagScheme;
-use hashedit_tools::args::{
-    EditArgs, GlobArgs, GrepArgs, ListDirArgs, OutputMode, ReadFileArgs, WriteArgs,
+use hashedit_tools::{
+    EditArgs, EditMode, ErrorKind, GlobArgs, GrepArgs, ListDirArgs, Outcome, OutputMode,
+    ReadFileArgs, Session, ToolContext, ToolError, ToolResult, Workspace, WriteArgs,
 };
-use hashedit_tools::tools::EditMode;
-use hashedit_tools::workspace::Workspace;
-use hashedit_tools::{ErrorKind, Outcome, Session, ToolContext, ToolError, ToolResult, tools};
 use serde_json::json;
 
 use crate::registry::Registry;
@@ -36,7 +34,7 @@ struct Cli {
     #[arg(long, global = true, value_enum, default_value_t = Scheme::Rho)]
     tag_scheme: Scheme,
     /// Output budget for successful replies, in bytes.
-    #[arg(long, global = true, value_name = "N", default_value_t = hashedit_core::truncate::DEFAULT_MAX_OUTPUT_BYTES)]
+    #[arg(long, global = true, value_name = "N", default_value_t = hashedit_core::DEFAULT_MAX_OUTPUT_BYTES)]
     max_output_bytes: usize,
     /// Print one JSON object: {"ok","text","data"} or {"ok","error":{"kind","message"}}.
     #[arg(long, global = true)]
@@ -312,7 +310,7 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             path,
             offset,
             limit,
-        } => plain(tools::read_file(
+        } => plain(hashedit_tools::read_file(
             cx,
             &ReadFileArgs {
                 path,
@@ -330,7 +328,7 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             max_results,
             max_per_file,
             output_mode,
-        } => plain(tools::grep(
+        } => plain(hashedit_tools::grep(
             cx,
             &GrepArgs {
                 pattern,
@@ -353,7 +351,7 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             path,
             hidden,
             max_results,
-        } => plain(tools::glob(
+        } => plain(hashedit_tools::glob(
             cx,
             &GlobArgs {
                 pattern,
@@ -362,7 +360,7 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
                 max_results,
             },
         )),
-        Command::Ls { path } => plain(tools::list_dir(
+        Command::Ls { path } => plain(hashedit_tools::list_dir(
             cx,
             &ListDirArgs {
                 path: path.unwrap_or_else(|| ".".into()),
@@ -373,7 +371,7 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
                 Ok(content) => content,
                 Err(error) => return Ok(Err(error)),
             };
-            plain(tools::write(cx, &WriteArgs { path, content, tag }))
+            plain(hashedit_tools::write(cx, &WriteArgs { path, content, tag }))
         }
         Command::Edit {
             input,
@@ -410,7 +408,7 @@ fn run_edit(
     } else {
         EditMode::Apply
     };
-    Ok(tools::edit(
+    Ok(hashedit_tools::edit(
         cx,
         &EditArgs {
             input: document,
@@ -470,7 +468,7 @@ fn warn_dropped_registers(outcome: &mut Outcome) {
 /// than the largest file `edit` loads. Reading stops one byte past the
 /// limit, so an endless source (`/dev/zero`, a runaway pipe) costs bounded
 /// memory and time instead of growing the process without end.
-const MAX_INPUT_BYTES: u64 = hashedit_tools::tools::EDIT_MAX_BYTES;
+const MAX_INPUT_BYTES: u64 = hashedit_tools::EDIT_MAX_BYTES;
 
 /// Reads `command`'s input from stdin (see [`read_bounded_text`]).
 fn read_stdin_text(command: &str) -> Result<ToolResult<String>, String> {

@@ -53,7 +53,6 @@ pub use history::{NoHistory, SnapshotHistory, TagCheck};
 pub use indent::{Indent, IndentEvidence, IndentMismatch, LostIndentation};
 pub use reading::{Reading, ReadingKind};
 pub use repair::Repair;
-pub use report::MAX_SUMMARY_PARTS;
 pub use slip::{DroppedBlank, Shift, ShortRange};
 
 use indent::{TabRole, indent_mismatch};

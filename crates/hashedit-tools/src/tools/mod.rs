@@ -6,15 +6,15 @@
 //! [`ToolError`](crate::error::ToolError). The CLI and the MCP server call
 //! these and print the same text, so they cannot disagree.
 
-pub mod edit;
-pub mod find;
-pub mod read;
-pub mod write;
+mod edit;
+mod find;
+mod read;
+mod write;
 
 pub use edit::{EditMode, edit};
 pub use find::{glob, grep, list_dir};
 pub use read::read_file;
-pub use write::write;
+pub use write::{looks_like_read_output, write};
 
 /// Largest file `edit` will load (bytes). Editing holds the old and new
 /// text in memory (about 3× the file), so the cap bounds memory; reads are

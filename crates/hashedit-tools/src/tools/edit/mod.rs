@@ -1,6 +1,6 @@
 //! `edit`: apply a hashline document to one or more files, all or nothing.
 //!
-//! The rules of an edit live in the core ([`hashedit_core::edit`]); this
+//! The rules of an edit live in the core ([`hashedit_core::edit_file`]); this
 //! module does the I/O around them, in four stages (FORMAT.md §6):
 //!
 //! 1. **prepare**: parse the document; resolve every section's path inside
@@ -26,17 +26,11 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use hashedit_core::document::Document;
-use hashedit_core::edit::{
-    EditFailure, EditSettings, FileEdit, FileEditError, FileInput, Guards, NoHistory,
-    SnapshotHistory, Suspicion, TagCheck, edit_file,
+use hashedit_core::{
+    DecodeError, Document, EditFailure, EditSettings, FileEdit, FileEditError, FileInput, FileOp,
+    Fingerprint, Guards, LowerError, NoHistory, PlanError, REBASE_DIFF_BUDGET, RebaseLimit,
+    Registers, SnapshotHistory, SnapshotTag, Suspicion, TagCheck, edit_file, parse,
 };
-use hashedit_core::lower::{FileOp, LowerError, Registers};
-use hashedit_core::parse::parse;
-use hashedit_core::plan::PlanError;
-use hashedit_core::rebase::{REBASE_DIFF_BUDGET, RebaseLimit};
-use hashedit_core::tag::{Fingerprint, SnapshotTag};
-use hashedit_core::text::DecodeError;
 
 use crate::args::EditArgs;
 use crate::context::ToolContext;

@@ -6,11 +6,9 @@
 //! the edit still chains), then the warnings are capped, then only the
 //! headers remain. Dry run: each file's unified diff.
 
-use hashedit_core::diff::unified_diff;
-use hashedit_core::document::Document;
-use hashedit_core::edit::{Advice, FileEdit, Suspicion};
-use hashedit_core::lower::FileOp;
-use hashedit_core::truncate::truncate_to_budget;
+use hashedit_core::{
+    Advice, Document, FileEdit, FileOp, Suspicion, truncate_to_budget, unified_diff,
+};
 use serde_json::{Value, json};
 
 use crate::context::ToolContext;
