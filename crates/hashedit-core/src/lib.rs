@@ -81,7 +81,7 @@ pub use view::{
 // The edit document and its grammar (FORMAT.md §5).
 pub use document::{
     Document, FinalNewline, Gap, LineRange, MAX_REGISTER_NAME, Op, OpKind, Pasted, Register,
-    Section, Target, Warning,
+    Section, Target, Warning, WarningKind,
 };
 pub use parse::{ForeignShape, LocatorProblem, ParseError, Problem, RowShape, parse};
 

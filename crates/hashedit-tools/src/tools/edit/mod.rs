@@ -91,7 +91,7 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
             let report = commit_changes(cx.ws, &mut locked, &changes)?;
             let unpasted = registers.unpasted();
             remember(cx, &targets, &locked, &edits, &changes, registers);
-            reply::applied(cx, &document, &targets, &edits, report.warnings, &unpasted)
+            reply::applied(cx, &document, &targets, &edits, &report.warnings, &unpasted)
         }
         EditMode::DryRun => reply::dry_run(&document, &targets, &locked, &edits, &changes),
     };

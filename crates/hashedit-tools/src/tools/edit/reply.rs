@@ -12,7 +12,7 @@ use hashedit_core::{
 use serde_json::{Value, json};
 
 use crate::context::ToolContext;
-use crate::fsio::{Change, LockedFile};
+use crate::fsio::{Change, CommitWarning, LockedFile};
 use crate::outcome::Outcome;
 
 use super::targets::Target;
@@ -26,11 +26,11 @@ pub(super) fn applied(
     document: &Document,
     targets: &[Target],
     edits: &[FileEdit],
-    commit_warnings: Vec<String>,
+    commit_warnings: &[CommitWarning],
     unpasted: &[(String, usize)],
 ) -> Outcome {
     let mut warnings = warning_lines(document, targets, edits);
-    warnings.extend(commit_warnings);
+    warnings.extend(commit_warnings.iter().map(ToString::to_string));
     let reports: Vec<String> = edits.iter().map(FileEdit::report).collect();
     let compact: Vec<String> = edits.iter().map(FileEdit::compact_report).collect();
     let minimal: Vec<String> = edits
