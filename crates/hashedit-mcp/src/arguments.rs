@@ -15,7 +15,8 @@ use rmcp::model::JsonObject;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::catalog::ToolName;
+use crate::catalog::CatalogEntry;
+use hashedit_tools::ToolName;
 
 /// Longest rendering of an offending value quoted in a message (chars).
 const QUOTE_CHARS: usize = 40;

@@ -13,61 +13,35 @@ use std::sync::Arc;
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{Value, json};
 
+use hashedit_tools::ToolName;
+
 use crate::result::StructuredContent;
 
-/// One of the six tools.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ToolName {
-    /// `read_file`: a numbered view of a file under its snapshot header.
-    ReadFile,
-    /// `grep`: search file contents; hits carry snapshot headers.
-    Grep,
-    /// `glob`: list files matching a pattern.
-    Glob,
-    /// `list_dir`: list one directory.
-    ListDir,
-    /// `write`: create or replace a whole file.
-    Write,
-    /// `edit`: apply a hashline edit document.
-    Edit,
+/// What the MCP server shows a model about each [`ToolName`]: title,
+/// description, input and output schemas, annotations. Bring the trait into
+/// scope to call these on a `ToolName`.
+pub trait CatalogEntry {
+    /// Short human-readable title.
+    fn title(self) -> &'static str;
+    /// The description the model reads.
+    fn description(self) -> &'static str;
+    /// The input schema, as published in `tools/list` and enforced on every
+    /// call. Every schema refuses properties it does not list
+    /// (`additionalProperties: false`).
+    fn input_schema(self) -> JsonObject;
+    /// The output schema declared with [`StructuredContent::On`]: the
+    /// reply's text under `"text"` and the tool's facts beside it.
+    fn output_schema(self) -> JsonObject;
+    /// The behaviour hints, every one set explicitly.
+    fn annotations(self) -> ToolAnnotations;
+    /// The full `tools/list` entry; with [`StructuredContent::On`] it
+    /// declares [`CatalogEntry::output_schema`].
+    fn definition(self, shape: StructuredContent) -> Tool;
 }
 
-impl ToolName {
-    /// Every tool, in the order `tools/list` shows them.
-    pub const ALL: [ToolName; 6] = [
-        ToolName::ReadFile,
-        ToolName::Grep,
-        ToolName::Glob,
-        ToolName::ListDir,
-        ToolName::Write,
-        ToolName::Edit,
-    ];
-
-    /// The tool's wire name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ToolName::ReadFile => "read_file",
-            ToolName::Grep => "grep",
-            ToolName::Glob => "glob",
-            ToolName::ListDir => "list_dir",
-            ToolName::Write => "write",
-            ToolName::Edit => "edit",
-        }
-    }
-
-    /// The tool called `name`, if there is one.
-    pub fn parse(name: &str) -> Option<ToolName> {
-        ToolName::ALL.into_iter().find(|t| t.as_str() == name)
-    }
-
-    /// True for the tools that change files (`write`, `edit`), which a
-    /// read-only server does not offer.
-    pub fn writes(self) -> bool {
-        matches!(self, ToolName::Write | ToolName::Edit)
-    }
-
+impl CatalogEntry for ToolName {
     /// Short human-readable title.
-    pub fn title(self) -> &'static str {
+    fn title(self) -> &'static str {
         match self {
             ToolName::ReadFile => "Read file",
             ToolName::Grep => "Search file contents",
@@ -79,7 +53,7 @@ impl ToolName {
     }
 
     /// The description the model reads.
-    pub fn description(self) -> &'static str {
+    fn description(self) -> &'static str {
         match self {
             ToolName::ReadFile => READ_FILE_DESCRIPTION,
             ToolName::Grep => GREP_DESCRIPTION,
@@ -93,7 +67,7 @@ impl ToolName {
     /// The input schema, as published in `tools/list` and enforced on every
     /// call (see the module `arguments`). Every schema refuses properties it
     /// does not list (`additionalProperties: false`).
-    pub fn input_schema(self) -> JsonObject {
+    fn input_schema(self) -> JsonObject {
         let (properties, required) = match self {
             ToolName::ReadFile => (
                 json!({
@@ -160,7 +134,7 @@ impl ToolName {
     /// reply's text under `"text"` and the tool's facts beside it. Further
     /// properties may appear (facts are added over time), so the schema is
     /// open.
-    pub fn output_schema(self) -> JsonObject {
+    fn output_schema(self) -> JsonObject {
         let facts = match self {
             ToolName::ReadFile => json!({
                 "path": {"type": "string"},
@@ -217,7 +191,7 @@ impl ToolName {
     }
 
     /// The behaviour hints, every one set explicitly.
-    pub fn annotations(self) -> ToolAnnotations {
+    fn annotations(self) -> ToolAnnotations {
         let (read_only, destructive, idempotent) = match self {
             ToolName::ReadFile | ToolName::Grep | ToolName::Glob | ToolName::ListDir => {
                 (true, false, true)
@@ -236,8 +210,8 @@ impl ToolName {
     }
 
     /// The full `tools/list` entry; with [`StructuredContent::On`] it
-    /// declares [`ToolName::output_schema`].
-    pub fn definition(self, shape: StructuredContent) -> Tool {
+    /// declares [`CatalogEntry::output_schema`].
+    fn definition(self, shape: StructuredContent) -> Tool {
         let tool = Tool::new(
             self.as_str(),
             self.description(),

@@ -51,7 +51,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 
 pub use arguments::CLIENT_CONTROL_ARGUMENTS;
 pub use catalog::{
-    GUIDE, GUIDE_PROMPT, INSTRUCTIONS, READ_ONLY_INSTRUCTIONS, ToolName, instructions,
+    CatalogEntry, GUIDE, GUIDE_PROMPT, INSTRUCTIONS, READ_ONLY_INSTRUCTIONS, instructions,
     tool_definitions,
 };
 pub use result::{RESULT_META_KEY, StructuredContent};

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use hashedit_tools::{
     CancelToken, EditArgs, EditMode, ErrorKind, GlobArgs, GrepArgs, ListDirArgs, Outcome,
-    ReadFileArgs, Session, ToolContext, ToolResult, Workspace, WriteArgs,
+    ReadFileArgs, Session, ToolContext, ToolName, ToolResult, Workspace, WriteArgs,
 };
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CustomRequest, CustomResult,
@@ -23,7 +23,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::ServerOptions;
 use crate::arguments::parse_arguments;
-use crate::catalog::{GUIDE, GUIDE_PROMPT, ToolName, instructions, tool_definitions};
+use crate::catalog::{GUIDE, GUIDE_PROMPT, instructions, tool_definitions};
 use crate::result::{Errors, failure, success};
 use crate::roots::Roots;
 

@@ -4,8 +4,9 @@
 mod common;
 
 use common::*;
-use hashedit_mcp::{INSTRUCTIONS, READ_ONLY_INSTRUCTIONS, ToolName};
+use hashedit_mcp::{CatalogEntry, INSTRUCTIONS, READ_ONLY_INSTRUCTIONS};
 use hashedit_mcp::{SUPPORTED_PROTOCOL_VERSIONS, ServerOptions};
+use hashedit_tools::ToolName;
 use rmcp::model::ProtocolVersion;
 use serde_json::{Value, json};
 

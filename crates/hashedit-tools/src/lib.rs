@@ -39,7 +39,8 @@ pub use fsio::is_temp_leftover;
 pub use outcome::{Outcome, Served};
 pub use session::{MAX_REGISTER_BYTES, MAX_REGISTERS, Session};
 pub use tools::{
-    EDIT_MAX_BYTES, EditMode, edit, glob, grep, list_dir, looks_like_read_output, read_file, write,
+    EDIT_MAX_BYTES, EditMode, ToolName, edit, glob, grep, list_dir, looks_like_read_output,
+    read_file, write,
 };
 pub use workspace::{
     MAX_NAME_BYTES, MAX_PATH_BYTES, MAX_SYMLINK_HOPS, Resolve, ResolvedPath, Workspace,

@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use hashedit_core::TagScheme;
 use hashedit_tools::{
     EditArgs, EditMode, ErrorKind, GlobArgs, GrepArgs, ListDirArgs, Outcome, OutputMode,
-    ReadFileArgs, Session, ToolContext, ToolError, ToolResult, Workspace, WriteArgs,
+    ReadFileArgs, Session, ToolContext, ToolError, ToolName, ToolResult, Workspace, WriteArgs,
 };
 use serde_json::json;
 
@@ -158,6 +158,21 @@ enum Command {
     },
 }
 
+impl Command {
+    /// The tool a subcommand runs; `None` for `mcp`, which serves them all.
+    fn tool(&self) -> Option<ToolName> {
+        match self {
+            Command::Read { .. } => Some(ToolName::ReadFile),
+            Command::Grep { .. } => Some(ToolName::Grep),
+            Command::Glob { .. } => Some(ToolName::Glob),
+            Command::Ls { .. } => Some(ToolName::ListDir),
+            Command::Write { .. } => Some(ToolName::Write),
+            Command::Edit { .. } => Some(ToolName::Edit),
+            Command::Mcp { .. } => None,
+        }
+    }
+}
+
 /// Parses the command line, runs the tool, prints, and returns the exit code.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
@@ -276,7 +291,7 @@ fn execute(cli: Cli) -> Result<ToolResult<(Outcome, Printed)>, String> {
     let session = Session::new();
     let registry = Registry::from_env();
     let loaded = match &registry {
-        Some(registry) if matches!(cli.command, Command::Edit { .. }) => {
+        Some(registry) if cli.command.tool() == Some(ToolName::Edit) => {
             registry.load_into(&session)
         }
         _ => Vec::new(),
@@ -367,7 +382,7 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             },
         )),
         Command::Write { path, tag } => {
-            let content = match read_stdin_text("write")? {
+            let content = match read_stdin_text(ToolName::Write)? {
                 Ok(content) => content,
                 Err(error) => return Ok(Err(error)),
             };
@@ -395,9 +410,9 @@ fn run_edit(
             let source = file.display().to_string();
             let opened =
                 std::fs::File::open(&file).map_err(|e| format!("cannot read {source}: {e}"))?;
-            read_bounded_text(opened, &source, "edit")?
+            read_bounded_text(opened, &source, ToolName::Edit)?
         }
-        None => read_stdin_text("edit")?,
+        None => read_stdin_text(ToolName::Edit)?,
     };
     let document = match document {
         Ok(document) => document,
@@ -471,7 +486,7 @@ fn warn_dropped_registers(outcome: &mut Outcome) {
 const MAX_INPUT_BYTES: u64 = hashedit_tools::EDIT_MAX_BYTES;
 
 /// Reads `command`'s input from stdin (see [`read_bounded_text`]).
-fn read_stdin_text(command: &str) -> Result<ToolResult<String>, String> {
+fn read_stdin_text(command: ToolName) -> Result<ToolResult<String>, String> {
     let stdin = std::io::stdin();
     if stdin.is_terminal() {
         return Err(format!(
@@ -488,7 +503,7 @@ fn read_stdin_text(command: &str) -> Result<ToolResult<String>, String> {
 fn read_bounded_text(
     reader: impl Read,
     source: &str,
-    command: &str,
+    command: ToolName,
 ) -> Result<ToolResult<String>, String> {
     let mut bytes = Vec::new();
     reader

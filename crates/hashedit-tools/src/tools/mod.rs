@@ -8,11 +8,13 @@
 
 mod edit;
 mod find;
+mod name;
 mod read;
 mod write;
 
 pub use edit::{EditMode, edit};
 pub use find::{glob, grep, list_dir};
+pub use name::ToolName;
 pub use read::read_file;
 pub use write::{looks_like_read_output, write};
 
