@@ -2,9 +2,11 @@
 //!
 //! Names and input schemas match Rho's tools (reference-rho.md §3–§7 and
 //! §9), so a harness can swap one server for the other; `write` adds an
-//! optional `tag`. The schemas are written out by hand rather than derived,
-//! so they stay exactly the clean JSON Schema a model and a validating
-//! client expect (no `$schema`, no nullable unions, no `format: uint`).
+//! optional `tag`. The input schemas are derived from `hashedit-tools`'
+//! argument structs, whose field doc comments are the property
+//! descriptions, and cleaned into the plain JSON Schema a model and a
+//! validating client expect (no `$schema`, no nullable unions, no
+//! `format: uint`); see `input_schema_of`.
 //! The descriptions are the whole contract the model sees: they teach the
 //! hashline format in our own words.
 
@@ -13,7 +15,10 @@ use std::sync::Arc;
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{Value, json};
 
-use hashedit_tools::ToolName;
+use hashedit_tools::{
+    EditArgs, GlobArgs, GrepArgs, ListDirArgs, ReadFileArgs, ToolName, WriteArgs,
+};
+use schemars::JsonSchema;
 
 use crate::result::StructuredContent;
 
@@ -68,66 +73,14 @@ impl CatalogEntry for ToolName {
     /// call (see the module `arguments`). Every schema refuses properties it
     /// does not list (`additionalProperties: false`).
     fn input_schema(self) -> JsonObject {
-        let (properties, required) = match self {
-            ToolName::ReadFile => (
-                json!({
-                    "path": {"type": "string", "description": "File to read, relative to the workspace root."},
-                    "offset": {"type": "integer", "minimum": 1, "description": "First line to show (1-based)."},
-                    "limit": {"type": "integer", "minimum": 1, "description": "Most lines to show."}
-                }),
-                json!(["path"]),
-            ),
-            ToolName::Grep => (
-                json!({
-                    "pattern": {"type": "string", "description": "Regular expression (Rust syntax)."},
-                    "path": {"type": "string", "description": "Directory or file to search. Default: the workspace root."},
-                    "glob": {"type": "string", "description": "Only files whose path matches, e.g. \"*.py\", \"src/**/*.rs\"."},
-                    "literal": {"type": "boolean", "description": "Match pattern as plain text."},
-                    "case_sensitive": {"type": "boolean", "description": "Default true."},
-                    "include_hidden": {"type": "boolean", "description": "Also search hidden files."},
-                    "max_results": {"type": "integer", "minimum": 1, "description": "Cap on matching lines (content mode) or files. Default 200."},
-                    "max_per_file": {"type": "integer", "minimum": 1, "description": "Cap on rows per file. Default 10."},
-                    "output_mode": {"type": "string", "enum": ["content", "files_with_matches", "count"], "description": "Default content."}
-                }),
-                json!(["pattern"]),
-            ),
-            ToolName::Glob => (
-                json!({
-                    "pattern": {"type": "string", "description": "Glob, e.g. \"*.md\" or \"src/**/*.ts\"."},
-                    "path": {"type": "string", "description": "Directory to search. Default: the workspace root."},
-                    "include_hidden": {"type": "boolean", "description": "Also list hidden files."},
-                    "max_results": {"type": "integer", "minimum": 1, "description": "Cap on paths. Default 200."}
-                }),
-                json!(["pattern"]),
-            ),
-            ToolName::ListDir => (
-                json!({
-                    "path": {"type": "string", "description": "Directory; \".\" is the workspace root."}
-                }),
-                json!(["path"]),
-            ),
-            ToolName::Write => (
-                json!({
-                    "path": {"type": "string", "description": "File to create or replace, relative to the workspace root."},
-                    "content": {"type": "string", "description": "The whole new text of the file."},
-                    "tag": {"type": "string", "description": "Snapshot tag of the file you mean to replace; refused if it changed since."}
-                }),
-                json!(["path", "content"]),
-            ),
-            ToolName::Edit => (
-                json!({
-                    "input": {"type": "string", "description": "The edit document: [path#TAG] sections of PUT/CUT ops with + body rows."},
-                    "force": {"type": "boolean", "description": "Write the document exactly as sent when a guard refused it. Default false."}
-                }),
-                json!(["input"]),
-            ),
-        };
-        let mut schema = JsonObject::new();
-        schema.insert("type".into(), json!("object"));
-        schema.insert("properties".into(), properties);
-        schema.insert("required".into(), required);
-        schema.insert("additionalProperties".into(), json!(false));
-        schema
+        match self {
+            ToolName::ReadFile => input_schema_of::<ReadFileArgs>(),
+            ToolName::Grep => input_schema_of::<GrepArgs>(),
+            ToolName::Glob => input_schema_of::<GlobArgs>(),
+            ToolName::ListDir => input_schema_of::<ListDirArgs>(),
+            ToolName::Write => input_schema_of::<WriteArgs>(),
+            ToolName::Edit => input_schema_of::<EditArgs>(),
+        }
     }
 
     /// The output schema declared with [`StructuredContent::On`]: the
@@ -224,6 +177,85 @@ impl CatalogEntry for ToolName {
             StructuredContent::On => tool.with_raw_output_schema(Arc::new(self.output_schema())),
         }
     }
+}
+
+/// The published input schema of the argument struct `T`, derived from
+/// its `JsonSchema` (so from `hashedit-tools`' argument structs, their
+/// field types and doc comments: the one source) and cleaned into the
+/// plain JSON Schema a model and a validating client expect: no `$schema`,
+/// title or `$defs`, an optional field is its plain type (not a union with
+/// `null`), no `format: uint`, a unit enum is `{"type": "string", "enum":
+/// […]}`, and `additionalProperties: false`.
+fn input_schema_of<T: JsonSchema>() -> JsonObject {
+    let root = serde_json::to_value(schemars::schema_for!(T)).unwrap_or(Value::Null);
+    let defs = root.get("$defs").cloned().unwrap_or(Value::Null);
+    let properties: JsonObject = root
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|props| {
+            props
+                .iter()
+                .map(|(name, property)| (name.clone(), clean_property(property, &defs)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut schema = JsonObject::new();
+    schema.insert("type".into(), json!("object"));
+    schema.insert("properties".into(), Value::Object(properties));
+    schema.insert(
+        "required".into(),
+        root.get("required").cloned().unwrap_or_else(|| json!([])),
+    );
+    schema.insert("additionalProperties".into(), json!(false));
+    schema
+}
+
+/// One property of a derived schema, cleaned (see [`input_schema_of`]).
+fn clean_property(property: &Value, defs: &Value) -> Value {
+    let mut out = match property.as_object() {
+        Some(map) => map.clone(),
+        None => return property.clone(),
+    };
+    // `Option<Enum>`: `anyOf: [{"$ref": …}, {"type": "null"}]`.
+    if let Some(Value::Array(options)) = out.remove("anyOf") {
+        for option in options {
+            if option.get("type") == Some(&json!("null")) {
+                continue;
+            }
+            let resolved = match option.get("$ref").and_then(Value::as_str) {
+                Some(reference) => reference
+                    .strip_prefix("#/$defs/")
+                    .and_then(|name| defs.get(name))
+                    .cloned()
+                    .unwrap_or(option),
+                None => option,
+            };
+            if let Value::Object(inner) = resolved {
+                for (key, value) in inner {
+                    out.entry(key).or_insert(value);
+                }
+            }
+        }
+    }
+    if let Some(Value::Array(variants)) = out.remove("oneOf") {
+        let values: Vec<Value> = variants
+            .iter()
+            .filter_map(|v| v.get("const").cloned())
+            .collect();
+        out.insert("type".into(), json!("string"));
+        out.insert("enum".into(), Value::Array(values));
+    }
+    if let Some(Value::Array(types)) = out.get("type") {
+        let kept: Vec<&Value> = types.iter().filter(|t| *t != "null").collect();
+        if let [one] = kept.as_slice() {
+            let one = (*one).clone();
+            out.insert("type".into(), one);
+        }
+    }
+    for key in ["format", "default", "title", "$schema"] {
+        out.remove(key);
+    }
+    Value::Object(out)
 }
 
 /// The tools a server offers: all six, or the four read-only ones.
@@ -341,3 +373,6 @@ How to edit files with hashedit (hashline snapshots)
 
 /// The name of the prompt that carries [`GUIDE`].
 pub const GUIDE_PROMPT: &str = "hashline-guide";
+
+#[cfg(test)]
+mod tests;
