@@ -94,7 +94,7 @@ pub use block::{
 pub use hunk::{Hunk, HunkKind, InsertAt};
 pub use lower::{FileOp, LowerError, LowerNote, Lowered, OpName, Registers, lower};
 pub use plan::{Applied, OpRef, Placed, Plan, PlanError, plan};
-pub use rebase::{REBASE_DIFF_BUDGET, RebaseLimit, RebaseRefusal, Rebased, rebase};
+pub use rebase::{RebaseLimit, RebaseRefusal, Rebased, rebase};
 
 // The edit entry point and everything it reports (FORMAT.md §6, §7).
 pub use diff::unified_diff;

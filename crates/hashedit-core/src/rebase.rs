@@ -9,16 +9,13 @@
 //! closed with a live snapshot. Rebasing never guesses: the moved ops name
 //! exactly the same line texts, with the same neighbours, as before.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use similar::{Algorithm, DiffOp, capture_diff_slices_deadline};
 
 use crate::document::LineRange;
 use crate::hunk::{Hunk, HunkKind, InsertAt};
 use crate::text::Text;
-
-/// The time the tools layer gives a rebase diff before refusing it.
-pub const REBASE_DIFF_BUDGET: Duration = Duration::from_millis(200);
 
 /// How long a rebase may spend diffing the served and live texts. The core
 /// never reads the clock to decide this: the caller chooses.

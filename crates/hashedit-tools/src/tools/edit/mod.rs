@@ -24,12 +24,12 @@ mod targets;
 
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use hashedit_core::{
     DecodeError, Document, EditFailure, EditSettings, FileEdit, FileEditError, FileInput, FileOp,
-    Fingerprint, Guards, LowerError, NoHistory, PlanError, REBASE_DIFF_BUDGET, RebaseLimit,
-    Registers, SnapshotHistory, SnapshotTag, Suspicion, TagCheck, edit_file, parse,
+    Fingerprint, Guards, LowerError, NoHistory, PlanError, RebaseLimit, Registers, SnapshotHistory,
+    SnapshotTag, Suspicion, TagCheck, edit_file, parse,
 };
 
 use crate::args::EditArgs;
@@ -98,6 +98,11 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
     drop(locked);
     Ok(reply)
 }
+
+/// How long one edit call's drift rebases may spend diffing the served and
+/// live texts before the edit is refused as stale (FORMAT.md §6.1). The
+/// core never reads the clock to choose this: the deadline is ours.
+const REBASE_DIFF_BUDGET: Duration = Duration::from_millis(200);
 
 /// Stage 2: every section applied in memory, in document order.
 fn edit_each_file(
