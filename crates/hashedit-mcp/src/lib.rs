@@ -121,6 +121,37 @@ pub enum ServeError {
 /// the stream fails), then returns. A client that disconnects before
 /// opening a session is a clean stop too. `ws` is the workspace root, or,
 /// with [`RootPolicy::Client`], the fallback for a client without roots.
+///
+/// Over an in-memory pipe: one `initialize` request, its answer, then the
+/// client hangs up and the server returns.
+///
+/// ```
+/// use hashedit_mcp::{ServerOptions, serve};
+/// use hashedit_tools::Workspace;
+/// use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let dir = tempfile::tempdir()?;
+/// let ws = Workspace::new(dir.path())?;
+/// let (client, server) = tokio::io::duplex(64 * 1024);
+/// let (read, write) = tokio::io::split(server);
+/// let running = tokio::spawn(serve(ws, ServerOptions::default(), read, write));
+///
+/// let (from_server, mut to_server) = tokio::io::split(client);
+/// to_server
+///     .write_all(br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"doc","version":"0"}}}
+/// "#)
+///     .await?;
+/// let mut answer = String::new();
+/// BufReader::new(from_server).read_line(&mut answer).await?;
+/// assert!(answer.contains(r#""id":1"#) && answer.contains("hashedit"));
+///
+/// drop(to_server); // end of input: the server stops cleanly
+/// running.await??;
+/// # Ok(())
+/// # }
+/// ```
 pub async fn serve<R, W>(
     ws: Workspace,
     options: ServerOptions,

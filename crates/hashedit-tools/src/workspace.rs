@@ -56,6 +56,26 @@ pub const MAX_PATH_BYTES: usize = 1023;
 
 /// A workspace: the directory the tools may read and write, plus the
 /// per-call output budget and the tag scheme that mints snapshot tags.
+///
+/// Every path a tool takes is resolved inside the root; one that leaves it
+/// (by `..` or by a symbolic link) is refused.
+///
+/// ```
+/// use hashedit_tools::{ErrorKind, Resolve, Workspace};
+///
+/// let dir = tempfile::tempdir()?;
+/// std::fs::write(dir.path().join("a.txt"), "one\n")?;
+/// let ws = Workspace::new(dir.path())?.with_max_output_bytes(4_000);
+/// assert_eq!(ws.max_output_bytes(), 4_000);
+///
+/// let file = ws.resolve("a.txt", Resolve::Existing)?;
+/// assert_eq!(file.display, "a.txt");
+/// assert_eq!(file.target, ws.root().join("a.txt"));
+///
+/// let outside = ws.resolve("../a.txt", Resolve::Existing).unwrap_err();
+/// assert_eq!(outside.kind, ErrorKind::PathOutsideWorkspace);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Workspace {
     /// Canonical absolute root (no symlinks, no `.`/`..`).
