@@ -100,7 +100,7 @@ pub use rebase::{RebaseLimit, RebaseRefusal, Rebased, rebase};
 pub use diff::unified_diff;
 pub use edit::{
     Advice, DroppedBlank, Echo, Edge, EditFailure, EditSettings, Elision, FileEdit, FileEditError,
-    FileInput, FinalNewlineProblem, Guards, Indent, IndentMismatch, LostIndentation, NoHistory,
-    Reading, ReadingKind, Refusal, Repair, Shift, ShortRange, SnapshotHistory, Suspicion,
-    SyntaxBreak, TagCheck, edit_file,
+    FileInput, FinalNewlineProblem, Guards, Indent, IndentEvidence, IndentMismatch,
+    LostIndentation, NoHistory, Reading, ReadingKind, Refusal, Repair, Shift, ShortRange,
+    SnapshotHistory, Suspicion, SyntaxBreak, TagCheck, edit_file,
 };
