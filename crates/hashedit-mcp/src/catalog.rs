@@ -259,7 +259,7 @@ fn clean_property(property: &Value, defs: &Value) -> Value {
 }
 
 /// The tools a server offers: all six, or the four read-only ones.
-pub fn tool_definitions(read_only: bool, shape: StructuredContent) -> Vec<Tool> {
+pub(crate) fn tool_definitions(read_only: bool, shape: StructuredContent) -> Vec<Tool> {
     ToolName::ALL
         .into_iter()
         .filter(|t| !(read_only && t.writes()))
@@ -289,7 +289,7 @@ Paths are relative to the workspace root and cannot leave it.";
 
 /// The instructions a server sends: [`INSTRUCTIONS`], or
 /// [`READ_ONLY_INSTRUCTIONS`] when it offers no write or edit tool.
-pub fn instructions(read_only: bool) -> &'static str {
+pub(crate) fn instructions(read_only: bool) -> &'static str {
     if read_only {
         READ_ONLY_INSTRUCTIONS
     } else {

@@ -25,7 +25,7 @@
 //!   (product.md §3 items 5 and 6).
 //! - Calls run concurrently on tokio's blocking pool; the tools lock files,
 //!   so racing edits never both land.
-//! - The stdio transport ([`transport::LineTransport`]) answers malformed
+//! - The stdio transport ([`LineTransport`]) answers malformed
 //!   and oversized messages with protocol-correct errors instead of
 //!   dropping them.
 //! - Protocol revisions 2025-11-25 (and older, by `initialize`) and
@@ -50,10 +50,7 @@ use rmcp::service::{QuitReason, ServerInitializeError};
 use tokio::io::{AsyncRead, AsyncWrite};
 
 pub use arguments::CLIENT_CONTROL_ARGUMENTS;
-pub use catalog::{
-    CatalogEntry, GUIDE, GUIDE_PROMPT, INSTRUCTIONS, READ_ONLY_INSTRUCTIONS, instructions,
-    tool_definitions,
-};
+pub use catalog::{CatalogEntry, GUIDE, GUIDE_PROMPT, INSTRUCTIONS, READ_ONLY_INSTRUCTIONS};
 pub use result::{RESULT_META_KEY, StructuredContent};
 pub use roots::{ROOTS_TIMEOUT, RootPolicy};
 pub use server::{HashEditServer, PROGRESS_INTERVAL, SERVER_NAME, SUPPORTED_PROTOCOL_VERSIONS};
