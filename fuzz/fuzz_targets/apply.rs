@@ -4,9 +4,7 @@
 //! header shows.
 #![no_main]
 
-use hashedit_core::lower::{Registers, lower};
-use hashedit_core::plan::plan;
-use hashedit_core::text::Text;
+use hashedit_core::{lower, plan, Registers, Text};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -14,7 +12,7 @@ fuzz_target!(|data: &[u8]| {
     let (file, doc) = data.split_at(split);
     let Ok(text) = Text::decode(file) else { return };
     let doc = String::from_utf8_lossy(doc.get(1..).unwrap_or_default());
-    let Ok(parsed) = hashedit_core::parse::parse(&doc) else { return };
+    let Ok(parsed) = hashedit_core::parse(&doc) else { return };
     let mut registers = Registers::default();
     for section in &parsed.sections {
         let Ok(lowered) = lower(section, "f.rs", &text, None, &mut registers) else { continue };

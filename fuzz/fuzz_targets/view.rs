@@ -3,10 +3,7 @@
 //! rendering windows, chain snapshots and previews must not panic.
 #![no_main]
 
-use hashedit_core::scan::{LineScanner, WindowRequest};
-use hashedit_core::tag::TagScheme;
-use hashedit_core::text::Text;
-use hashedit_core::view;
+use hashedit_core::{LineScanner, TagScheme, Text, WindowRequest};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -36,10 +33,10 @@ fuzz_target!(|data: &[u8]| {
             for (i, row) in scanned.rows.iter().enumerate() {
                 assert_eq!(row, text.line(start + i));
             }
-            let _ = view::read_view("f", &scanned);
+            let _ = hashedit_core::read_view("f", &scanned);
             let focus: Vec<usize> = params.iter().map(|&b| usize::from(b)).collect();
-            let _ = view::chain_snapshot("f", scanned.tag, &text, &focus);
-            let _ = view::post_edit_preview("f", scanned.tag, &text, &focus, view::PreviewShape::Rows);
+            let _ = hashedit_core::chain_snapshot("f", scanned.tag, &text, &focus);
+            let _ = hashedit_core::post_edit_preview("f", scanned.tag, &text, &focus, hashedit_core::PreviewShape::Rows);
         }
         Err(_) => assert!(scanned.is_err()),
     }

@@ -14,13 +14,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use hashedit_blocks::TreeSitterBlocks;
-use hashedit_core::tag::TagScheme;
+use hashedit_core::TagScheme;
 use hashedit_peers::rho::Rho;
-use hashedit_tools::ToolContext;
-use hashedit_tools::args::{EditArgs, GrepArgs, ReadFileArgs};
-use hashedit_tools::session::Session;
-use hashedit_tools::tools::{self, EditMode};
-use hashedit_tools::workspace::Workspace;
+use hashedit_tools::{EditArgs, EditMode, GrepArgs, ReadFileArgs, Session, ToolContext, Workspace};
 use serde_json::{Value, json};
 
 use crate::stats::summary;
@@ -73,13 +69,15 @@ impl Engine for Ours {
         let outcome = match name {
             "read_file" => serde_json::from_value::<ReadFileArgs>(args)
                 .map_err(|e| e.to_string())
-                .and_then(|a| tools::read_file(&cx, &a).map_err(|e| e.to_string())),
+                .and_then(|a| hashedit_tools::read_file(&cx, &a).map_err(|e| e.to_string())),
             "grep" => serde_json::from_value::<GrepArgs>(args)
                 .map_err(|e| e.to_string())
-                .and_then(|a| tools::grep(&cx, &a).map_err(|e| e.to_string())),
+                .and_then(|a| hashedit_tools::grep(&cx, &a).map_err(|e| e.to_string())),
             "edit" => serde_json::from_value::<EditArgs>(args)
                 .map_err(|e| e.to_string())
-                .and_then(|a| tools::edit(&cx, &a, EditMode::Apply).map_err(|e| e.to_string())),
+                .and_then(|a| {
+                    hashedit_tools::edit(&cx, &a, EditMode::Apply).map_err(|e| e.to_string())
+                }),
             other => Err(format!("no tool {other}")),
         }?;
         Ok(outcome.text)
@@ -103,8 +101,7 @@ pub const MARKER: &str = "// hashedit-bench was here";
 /// Errors: the file cannot be read or decoded, or has no such line.
 pub fn flip_documents(root: &Path, path: &str, line: usize) -> Result<[String; 2], String> {
     let original = std::fs::read(root.join(path)).map_err(|e| format!("{path}: {e}"))?;
-    let text =
-        hashedit_core::text::Text::decode(&original).map_err(|e| format!("{path}: {e:?}"))?;
+    let text = hashedit_core::Text::decode(&original).map_err(|e| format!("{path}: {e:?}"))?;
     if line == 0 || line > text.line_count() {
         return Err(format!("{path} has no line {line}"));
     }
@@ -113,18 +110,18 @@ pub fn flip_documents(root: &Path, path: &str, line: usize) -> Result<[String; 2
         "[{path}#{}]\nPUT {line}:\n+{MARKER}\n",
         TagScheme::Rho.tag_of(&original)
     );
-    let parsed = hashedit_core::parse::parse(&forward).map_err(|e| e.to_string())?;
-    let input = hashedit_core::edit::FileInput {
+    let parsed = hashedit_core::parse(&forward).map_err(|e| e.to_string())?;
+    let input = hashedit_core::FileInput {
         section: &parsed.sections[0],
         display: path,
         result_display: path,
         bytes: &original,
     };
-    let flipped = hashedit_core::edit::edit_file(
+    let flipped = hashedit_core::edit_file(
         &input,
-        &hashedit_core::edit::EditSettings::new(TagScheme::Rho),
-        &hashedit_core::edit::NoHistory,
-        &mut hashedit_core::lower::Registers::default(),
+        &hashedit_core::EditSettings::new(TagScheme::Rho),
+        &hashedit_core::NoHistory,
+        &mut hashedit_core::Registers::default(),
     )
     .map_err(|e| e.to_string())?;
     let back = format!("[{path}#{}]\nPUT {line}:\n+{old_row}\n", flipped.new_tag());

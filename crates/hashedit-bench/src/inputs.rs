@@ -6,7 +6,7 @@
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
-use hashedit_core::tag::TagScheme;
+use hashedit_core::TagScheme;
 use hashedit_rng::Rng;
 
 const WORDS: &[&str] = &[

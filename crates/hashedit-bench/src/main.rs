@@ -19,7 +19,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use hashedit_bench::{inproc, inputs, mcp};
-use hashedit_core::tag::TagScheme;
+use hashedit_core::TagScheme;
 use serde_json::{Value, json};
 
 #[derive(Parser)]

@@ -4,7 +4,7 @@
 //! `cargo run -p hashedit-blocks --example blocks --all-features -- FILE`
 
 use hashedit_blocks::TreeSitterBlocks;
-use hashedit_core::block::{BlockIndex, BlockResolution};
+use hashedit_core::{BlockIndex, BlockResolution};
 
 fn main() {
     let Some(path) = std::env::args().nth(1) else {
@@ -33,17 +33,14 @@ fn main() {
         index.is_parsed(),
         index.has_syntax_errors()
     );
-    for (n, line) in hashedit_core::text::split_line_texts(text)
-        .iter()
-        .enumerate()
-    {
+    for (n, line) in hashedit_core::split_line_texts(text).iter().enumerate() {
         let n = n + 1;
         let resolution = match index.block_at(n) {
             BlockResolution::Block(range) => format!("{}-{}", range.start, range.end),
             BlockResolution::SingleLine => "single".to_owned(),
             BlockResolution::Unresolvable(why) => format!("({why:?})"),
         };
-        let around = |range: Option<hashedit_core::document::LineRange>| {
+        let around = |range: Option<hashedit_core::LineRange>| {
             range.map_or("-".to_owned(), |r| format!("{}-{}", r.start, r.end))
         };
         println!(

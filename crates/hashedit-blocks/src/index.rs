@@ -2,8 +2,9 @@
 
 use std::fmt;
 
-use hashedit_core::block::{BLOCK_SUGGESTION_WINDOW, BlockIndex, BlockResolution, Unresolvable};
-use hashedit_core::document::LineRange;
+use hashedit_core::{
+    BLOCK_SUGGESTION_WINDOW, BlockIndex, BlockResolution, LineRange, Unresolvable,
+};
 use tree_sitter::{Node, Tree};
 
 use crate::language::{Language, Rules};

@@ -2,14 +2,13 @@
 //!
 //! The edit ops `PUT N*:`, `CUT N*`, `PUT >N*:` and `PUT N* @r` name "the
 //! syntactic block that begins on line N". [`TreeSitterBlocks`] implements
-//! [`hashedit_core::block::BlockResolver`]: it picks a grammar from the file's
+//! [`hashedit_core::BlockResolver`]: it picks a grammar from the file's
 //! path, parses the text once, and answers lookups from the tree.
 //!
 //! ```
 //! # #[cfg(feature = "javascript")] {
 //! use hashedit_blocks::TreeSitterBlocks;
-//! use hashedit_core::block::{BlockResolution, BlockResolver, Unresolvable};
-//! use hashedit_core::document::LineRange;
+//! use hashedit_core::{BlockResolution, BlockResolver, LineRange, Unresolvable};
 //!
 //! let text = "function x() {\n  if (y) {\n  }\n}\n";
 //! let blocks = TreeSitterBlocks::new();
@@ -22,7 +21,7 @@
 //!
 //! # The rule
 //!
-//! For line N (1-based; lines as in [`hashedit_core::text`], split at `\n`):
+//! For line N (1-based; lines as in [`hashedit_core::Text`], split at `\n`):
 //!
 //! 1. A line past the end is [`Unresolvable::OutOfRange`]; an empty or
 //!    whitespace-only line is [`Unresolvable::BlankLine`].
@@ -59,7 +58,7 @@
 //!
 //! [`BlockIndex::enclosing_block`]
 //! returns the nearest multi-line block, starting at most
-//! [`BLOCK_SUGGESTION_WINDOW`](hashedit_core::block::BLOCK_SUGGESTION_WINDOW)
+//! [`BLOCK_SUGGESTION_WINDOW`](hashedit_core::BLOCK_SUGGESTION_WINDOW)
 //! lines above, that contains the line, as resolved from its own first line
 //! (so it is always what `block_at` gives for that line), and
 //! [`BlockIndex::next_block`] the
@@ -177,7 +176,7 @@
 //! line resolves to [`Unresolvable::ParseError`] (see
 //! [`BlockTree::is_parsed`]).
 //!
-//! [`BlockResolution::SingleLine`]: hashedit_core::block::BlockResolution::SingleLine
+//! [`BlockResolution::SingleLine`]: hashedit_core::BlockResolution::SingleLine
 
 mod indentation;
 mod index;
@@ -186,7 +185,7 @@ mod language;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use hashedit_core::block::{BlockIndex, BlockResolver, Unresolvable};
+use hashedit_core::{BlockIndex, BlockResolver, Unresolvable};
 use tree_sitter::{ParseOptions, ParseState, Parser, Tree};
 
 pub use index::BlockTree;

@@ -8,8 +8,7 @@
 )]
 
 use hashedit_blocks::TreeSitterBlocks;
-use hashedit_core::block::{BlockResolution, BlockResolver, Unresolvable};
-use hashedit_core::document::LineRange;
+use hashedit_core::{BlockResolution, BlockResolver, LineRange, Unresolvable};
 
 fn block(start: usize, end: usize) -> BlockResolution {
     BlockResolution::Block(LineRange { start, end })

@@ -18,10 +18,10 @@ mod common;
 use std::time::{Duration, Instant};
 
 use hashedit_blocks::{Language, TreeSitterBlocks, language_for_path, supported_languages};
-use hashedit_core::block::{
-    BLOCK_SUGGESTION_WINDOW, BlockIndex, BlockResolution, BlockResolver, NoBlocks, Unresolvable,
+use hashedit_core::{
+    BLOCK_SUGGESTION_WINDOW, BlockIndex, BlockResolution, BlockResolver, LineRange, NoBlocks,
+    Unresolvable,
 };
-use hashedit_core::document::LineRange;
 use proptest::prelude::*;
 
 fn block(start: usize, end: usize) -> BlockResolution {
@@ -427,7 +427,7 @@ proptest! {
         let blocks = TreeSitterBlocks::new();
         for &language in supported_languages() {
             let index = blocks.index_as(language, &text).unwrap();
-            prop_assert_eq!(index.line_count(), hashedit_core::text::split_line_texts(&text).len());
+            prop_assert_eq!(index.line_count(), hashedit_core::split_line_texts(&text).len());
         }
     }
 }

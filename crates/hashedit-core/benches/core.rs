@@ -23,12 +23,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use hashedit_core::edit::{EditSettings, FileInput, NoHistory, edit_file};
-use hashedit_core::lower::Registers;
-use hashedit_core::parse::parse;
-use hashedit_core::scan::{WindowRequest, scan};
-use hashedit_core::tag::{TagHasher, TagScheme};
-use hashedit_core::text::Text;
+use hashedit_core::{
+    EditSettings, FileInput, NoHistory, Registers, TagHasher, TagScheme, Text, WindowRequest,
+    edit_file, parse, scan,
+};
 use hashedit_rng::Rng;
 
 /// The system allocator, counting live and peak heap bytes.
@@ -167,7 +165,7 @@ fn scanner(c: &mut Criterion) {
     for scheme in [TagScheme::Rho, TagScheme::Omp] {
         group.bench_function(BenchmarkId::new("window_100_rows", scheme.name()), |b| {
             b.iter(|| {
-                let mut scanner = hashedit_core::scan::LineScanner::new(scheme, window);
+                let mut scanner = hashedit_core::LineScanner::new(scheme, window);
                 for chunk in black_box(&bytes).chunks(256 * 1024) {
                     scanner.update(chunk);
                 }

@@ -34,6 +34,7 @@ pub enum BlockResolution {
 
 /// Why no block starts on a line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Unresolvable {
     /// No parser for the file's language.
     UnknownLanguage,
@@ -87,7 +88,7 @@ pub trait BlockIndex {
 /// Parses files so their blocks can be looked up.
 pub trait BlockResolver: Send + Sync {
     /// Parses `text` (the file's BOM-free content; lines split at `\n` as
-    /// in [`crate::text`]) as the language `path` names.
+    /// in [`crate::Text`]) as the language `path` names.
     ///
     /// Errors: [`Unresolvable::UnknownLanguage`] when no grammar fits.
     fn index<'a>(

@@ -108,6 +108,7 @@ pub enum Pasted {
 
 /// The ops of the grammar.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum OpKind {
     /// `PUT N:`, `PUT N.=M:`, `PUT N*:`: replace lines with the body rows.
     Replace {
@@ -296,17 +297,153 @@ impl OpKind {
 
 /// A spelling the parser accepted although it is not canonical, or a note
 /// about an op applied as written; reported to the model so it can learn
-/// the canonical form (product.md §4).
+/// the canonical form (FORMAT.md §5).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Warning {
     /// 1-based document line.
     pub line: usize,
-    /// What was accepted and how to write it canonically.
-    pub message: String,
+    /// What was accepted, and how to write it canonically.
+    pub kind: WarningKind,
 }
 
 impl std::fmt::Display for Warning {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "warning: document line {}: {}", self.line, self.message)
+        write!(f, "warning: document line {}: {}", self.line, self.kind)
+    }
+}
+
+/// What a [`Warning`] says; its `Display` is the sentence the model reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum WarningKind {
+    /// The whole document sat inside a Markdown code fence, on these two
+    /// document lines.
+    OuterFence {
+        /// The opening fence's line.
+        open: usize,
+        /// The closing fence's line.
+        close: usize,
+    },
+    /// A `*** Begin Patch` envelope line (reported once per document).
+    BeginPatchEnvelope,
+    /// An envelope marker in brackets before a header:
+    /// `[*** Begin Patch] [a.rs#1A2B]`.
+    EnvelopeBeforeHeader,
+    /// A header path with apply_patch noise or quotes, read without them.
+    HeaderNoise {
+        /// The path as read.
+        path: String,
+        /// The header's tag.
+        tag: SnapshotTag,
+        /// What was dropped (e.g. `the '*** Update File:' prefix`).
+        dropped: &'static str,
+    },
+    /// A tag written in lower case (reported once per document).
+    LowercaseTag(SnapshotTag),
+    /// An op keyword written in lower case (reported once per document).
+    LowercaseKeyword(&'static str),
+    /// A footer or gap row copied from tool output, ignored.
+    ToolOutputLine,
+    /// A body row that spells an op; it is written as text.
+    BodyRowSpellsOp {
+        /// The row after its `+`.
+        row: String,
+    },
+    /// An op repeating an earlier one exactly, applied once.
+    RepeatedOp {
+        /// The op's canonical header.
+        header: String,
+        /// The document line of its first occurrence.
+        first_line: usize,
+    },
+    /// A `PUT … @r` repeating an earlier one exactly: its rows go in twice.
+    RepeatedPaste {
+        /// The op's canonical header.
+        header: String,
+        /// The document line of its first occurrence.
+        first_line: usize,
+    },
+    /// A range separator other than `.=`, `-` and `..` (`read the range
+    /// separator '…' in '3…5' as '.='`).
+    RangeSeparator {
+        /// The separator as written.
+        separator: String,
+        /// The locator as written.
+        locator: String,
+        /// The canonical range.
+        canonical: String,
+    },
+    /// `PUT <N*:`, read as `PUT <N:`.
+    BlockBeforeInsert(usize),
+    /// A `:` after a `CUT` locator, ignored.
+    ColonAfterCut {
+        /// The canonical header.
+        canonical: String,
+    },
+    /// An `EOF NEWLINE` / `EOF NO NEWLINE` line spelled otherwise.
+    FinalNewlineSpelling {
+        /// The canonical spelling.
+        canonical: String,
+    },
+}
+
+impl std::fmt::Display for WarningKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WarningKind::OuterFence { open, close } => write!(
+                f,
+                "read the document without the Markdown code fence around it (lines {open} and \
+                 {close}); send it as plain text, starting with its header"
+            ),
+            WarningKind::BeginPatchEnvelope => {
+                f.write_str("ignored the '*** Begin Patch' envelope line; it is not needed")
+            }
+            WarningKind::EnvelopeBeforeHeader => {
+                f.write_str("ignored the envelope marker before the header")
+            }
+            WarningKind::HeaderNoise { path, tag, dropped } => {
+                write!(f, "read the header as [{path}#{tag}] (dropped {dropped})")
+            }
+            WarningKind::LowercaseTag(tag) => {
+                write!(f, "read the tag as {tag}; tags are printed in capitals")
+            }
+            WarningKind::LowercaseKeyword(keyword) => {
+                write!(f, "read the keyword as {keyword}; ops are written in capitals")
+            }
+            WarningKind::ToolOutputLine => f.write_str(
+                "ignored a line copied from tool output (a footer or gap row); it is not part of the edit",
+            ),
+            WarningKind::BodyRowSpellsOp { row } => write!(
+                f,
+                "the body row '+{row}' spells an op; it is written to the file as text"
+            ),
+            WarningKind::RepeatedOp { header, first_line } => write!(
+                f,
+                "{header} repeats document line {first_line} exactly; it was applied once"
+            ),
+            WarningKind::RepeatedPaste { header, first_line } => write!(
+                f,
+                "{header} repeats document line {first_line} exactly, so its rows are inserted \
+                 twice; drop one if that was not meant"
+            ),
+            WarningKind::RangeSeparator {
+                separator,
+                locator,
+                canonical,
+            } => write!(
+                f,
+                "read the range separator '{separator}' in '{locator}' as '.='; write {canonical}"
+            ),
+            WarningKind::BlockBeforeInsert(line) => write!(
+                f,
+                "read PUT <{line}*: as PUT <{line}: (inserting before a block is inserting before its line)"
+            ),
+            WarningKind::ColonAfterCut { canonical } => {
+                write!(f, "ignored the ':' after CUT; write {canonical}")
+            }
+            WarningKind::FinalNewlineSpelling { canonical } => {
+                write!(f, "read the line as {canonical}")
+            }
+        }
     }
 }

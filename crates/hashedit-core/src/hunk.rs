@@ -21,6 +21,7 @@ pub struct Hunk {
 
 /// The primitive changes.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum HunkKind {
     /// Replace original lines with rows (at least one).
     Replace {

@@ -173,6 +173,7 @@ impl fmt::Display for OpName {
 
 /// Why a section could not be lowered.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum LowerError {
     /// No block starts on the line; `suggestion` is a block op that would
     /// resolve nearby, if one exists.
@@ -389,21 +390,7 @@ pub(crate) fn lower_with<'a>(
                 if matches!(target, Target::Block(_)) {
                     out.notes.extend(attribute_left_behind(&name, range, text));
                 }
-                // Past the end the planner refuses the delete; capture what
-                // exists so a later paste in the same call still lowers.
-                let lines: Vec<String> = (range.start..=range.end.min(total))
-                    .map(|n| text.line(n).to_string())
-                    .collect();
-                match register {
-                    Register::Anonymous => {
-                        registers.anonymous = Some(lines);
-                        registers.pending.push(name.header.clone());
-                    }
-                    Register::Named(register) => {
-                        registers.named.insert(register.clone(), lines);
-                        registers.captured.insert(register.clone());
-                    }
-                }
+                capture(register, range, &name, text, registers);
                 out.summary.push(format!(
                     "{} ({echo}{} {})",
                     name.header,
@@ -444,32 +431,70 @@ pub(crate) fn lower_with<'a>(
                 out.hunks
                     .push(hunk(HunkKind::Replace { range, body: rows }));
             }
-            OpKind::Remove => {
-                out.summary.push("REM (the file is deleted)".to_string());
-                out.file_op = Some(FileOp::Remove);
-            }
-            OpKind::Move { dest } => {
-                out.summary
-                    .push(format!("MV {dest} (the file moves there)"));
-                out.file_op = Some(FileOp::Move(dest.clone()));
-            }
-            OpKind::FinalNewline(state) => {
-                out.summary.push(
-                    match state {
-                        FinalNewline::Present => {
-                            "EOF NEWLINE (the last line ends with a line break)"
-                        }
-                        FinalNewline::Absent => {
-                            "EOF NO NEWLINE (the last line ends without a line break)"
-                        }
-                    }
-                    .to_string(),
-                );
-                out.final_newline = Some(*state);
+            OpKind::Remove | OpKind::Move { .. } | OpKind::FinalNewline(_) => {
+                lower_file_op(&op.kind, &mut out);
             }
         }
     }
     Ok(out)
+}
+
+/// Stores the lines a `CUT` of `range` removes in its register. Past the
+/// end the planner refuses the delete; what exists is captured so a later
+/// paste in the same call still lowers.
+fn capture(
+    register: &Register,
+    range: LineRange,
+    name: &OpName,
+    text: &Text,
+    registers: &mut Registers,
+) {
+    let lines: Vec<String> = (range.start..=range.end.min(text.line_count()))
+        .map(|n| text.line(n).to_string())
+        .collect();
+    match register {
+        Register::Anonymous => {
+            registers.anonymous = Some(lines);
+            registers.pending.push(name.header.clone());
+        }
+        Register::Named(register) => {
+            registers.named.insert(register.clone(), lines);
+            registers.captured.insert(register.clone());
+        }
+    }
+}
+
+/// `REM`, `MV` and `EOF [NO] NEWLINE`: no hunk, a summary part and what
+/// the caller carries out. Any other op kind is left alone.
+fn lower_file_op(kind: &OpKind, out: &mut Lowered) {
+    match kind {
+        OpKind::Remove => {
+            out.summary.push("REM (the file is deleted)".to_string());
+            out.file_op = Some(FileOp::Remove);
+        }
+        OpKind::Move { dest } => {
+            out.summary
+                .push(format!("MV {dest} (the file moves there)"));
+            out.file_op = Some(FileOp::Move(dest.clone()));
+        }
+        OpKind::FinalNewline(state) => {
+            out.summary.push(
+                match state {
+                    FinalNewline::Present => "EOF NEWLINE (the last line ends with a line break)",
+                    FinalNewline::Absent => {
+                        "EOF NO NEWLINE (the last line ends without a line break)"
+                    }
+                }
+                .to_string(),
+            );
+            out.final_newline = Some(*state);
+        }
+        OpKind::Replace { .. }
+        | OpKind::Insert { .. }
+        | OpKind::Cut { .. }
+        | OpKind::Paste { .. }
+        | OpKind::PasteOver { .. } => {}
+    }
 }
 
 /// The rows a paste inserts and how to name their source in the summary.

@@ -23,6 +23,7 @@ use crate::view::{STRUCTURAL_SPAN_LINES, plural};
 
 /// Why a section's ops cannot apply to the file; nothing is written.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PlanError {
     /// A line outside the file (reference-rho.md §8.1: out of range).
     OutOfRange {

@@ -9,16 +9,14 @@
 //! closed with a live snapshot. Rebasing never guesses: the moved ops name
 //! exactly the same line texts, with the same neighbours, as before.
 
-use std::time::{Duration, Instant};
+use std::collections::HashMap;
+use std::time::Instant;
 
 use similar::{Algorithm, DiffOp, capture_diff_slices_deadline};
 
 use crate::document::LineRange;
 use crate::hunk::{Hunk, HunkKind, InsertAt};
 use crate::text::Text;
-
-/// The time the tools layer gives a rebase diff before refusing it.
-pub const REBASE_DIFF_BUDGET: Duration = Duration::from_millis(200);
 
 /// How long a rebase may spend diffing the served and live texts. The core
 /// never reads the clock to decide this: the caller chooses.
@@ -42,6 +40,7 @@ pub struct Rebased {
 
 /// Why ops could not be rebased.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RebaseRefusal {
     /// An op touches, or sits next to, a line that changed; the document
     /// line of the op is given.
@@ -90,86 +89,108 @@ pub fn rebase(
 ) -> Result<Rebased, RebaseRefusal> {
     let old: Vec<&str> = served.lines().map(|(t, _)| t).collect();
     let new: Vec<&str> = live.lines().map(|(t, _)| t).collect();
-    let deadline = match limit {
-        RebaseLimit::Until(deadline) => Some(deadline),
-        RebaseLimit::Unlimited => None,
-    };
-    let diff = capture_diff_slices_deadline(Algorithm::Myers, &old, &new, deadline);
-    if deadline.is_some_and(|deadline| Instant::now() > deadline) {
-        return Err(RebaseRefusal::TooExpensive);
-    }
-    // map[i] = Some(j): old line i + 1 is unchanged and is new line j + 1.
-    let mut map: Vec<Option<usize>> = vec![None; old.len()];
-    for op in &diff {
-        if let DiffOp::Equal {
-            old_index,
-            new_index,
-            len,
-        } = *op
-        {
-            for k in 0..len {
-                map[old_index + k] = Some(new_index + k);
-            }
+    let alignment = Alignment::diff(&old, &new, limit)?;
+    let mut shift: Option<isize> = None;
+    for op in ops {
+        let op_shift = alignment.shift_of_op(op)?;
+        match shift {
+            Some(s) if s != op_shift => return Err(RebaseRefusal::UnevenShift),
+            _ => shift = Some(op_shift),
         }
     }
-    let shift_of = |line: usize| -> Option<isize> {
-        map.get(line.checked_sub(1)?)
+    let shift = shift.unwrap_or(0);
+    let hunks = ops.iter().map(|op| moved(op, shift)).collect();
+    Ok(Rebased { hunks, shift })
+}
+
+/// The served lines aligned with the live ones by a line diff.
+struct Alignment<'t> {
+    old: &'t [&'t str],
+    new: &'t [&'t str],
+    /// `map[i] = Some(j)`: served line i + 1 is unchanged and is live line
+    /// j + 1.
+    map: Vec<Option<usize>>,
+    old_index: HashMap<&'t str, Vec<usize>>,
+    new_index: HashMap<&'t str, Vec<usize>>,
+}
+
+impl<'t> Alignment<'t> {
+    /// Diffs `old` against `new` within `limit`.
+    ///
+    /// Errors: [`RebaseRefusal::TooExpensive`] when the caller's deadline
+    /// passed before the diff was done.
+    fn diff(
+        old: &'t [&'t str],
+        new: &'t [&'t str],
+        limit: RebaseLimit,
+    ) -> Result<Self, RebaseRefusal> {
+        let deadline = match limit {
+            RebaseLimit::Until(deadline) => Some(deadline),
+            RebaseLimit::Unlimited => None,
+        };
+        let diff = capture_diff_slices_deadline(Algorithm::Myers, old, new, deadline);
+        if deadline.is_some_and(|deadline| Instant::now() > deadline) {
+            return Err(RebaseRefusal::TooExpensive);
+        }
+        let mut map: Vec<Option<usize>> = vec![None; old.len()];
+        for op in &diff {
+            if let DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } = *op
+            {
+                for k in 0..len {
+                    map[old_index + k] = Some(new_index + k);
+                }
+            }
+        }
+        Ok(Alignment {
+            old,
+            new,
+            map,
+            old_index: line_index(old),
+            new_index: line_index(new),
+        })
+    }
+
+    /// How far served line `line` (1-based) moved, when it is unchanged.
+    fn shift_of(&self, line: usize) -> Option<isize> {
+        self.map
+            .get(line.checked_sub(1)?)
             .copied()
             .flatten()
             .map(|j| j as isize - (line as isize - 1))
-    };
-    let old_index = line_index(&old);
-    let new_index = line_index(&new);
-    let n = old.len();
-    let mut shift: Option<isize> = None;
-    for op in ops {
+    }
+
+    /// How far `op` moves, once every check passed: its lines and their
+    /// neighbours unchanged and moved alike, its lines not duplicated in
+    /// the live file, unique with a little context, and an insert at an
+    /// edge still at that edge.
+    fn shift_of_op(&self, op: &Hunk) -> Result<isize, RebaseRefusal> {
+        let n = self.old.len();
         let (first, last) = touched_lines(&op.kind, n).ok_or(RebaseRefusal::NoContext(op.line))?;
         let mut op_shift = None;
         for line in first..=last {
-            let s = shift_of(line).ok_or(RebaseRefusal::TouchesChangedLines(op.line))?;
+            let s = self
+                .shift_of(line)
+                .ok_or(RebaseRefusal::TouchesChangedLines(op.line))?;
             if op_shift.is_some_and(|o| o != s) {
                 return Err(RebaseRefusal::TouchesChangedLines(op.line));
             }
             op_shift = Some(s);
         }
         let op_shift = op_shift.ok_or(RebaseRefusal::NoContext(op.line))?;
-        let neighbours: Vec<usize> = [
+        let neighbours = [
             first.checked_sub(1).filter(|&l| l >= 1),
             Some(last + 1).filter(|&l| l <= n),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
-        for &line in &neighbours {
-            if shift_of(line) != Some(op_shift) {
+        ];
+        for line in neighbours.into_iter().flatten() {
+            if self.shift_of(line) != Some(op_shift) {
                 return Err(RebaseRefusal::TouchesChangedLines(op.line));
             }
         }
-        // The op's lines with one line of context each side must not occur
-        // more often in the live file than in the served one: a copy of
-        // them added elsewhere (a block duplicated above or below) makes
-        // "which one is the original" a guess that no wider context can
-        // settle, since the diff aligned the runs arbitrarily.
-        {
-            let lo = first.saturating_sub(1).max(1);
-            let hi = (last + 1).min(n);
-            let window = &old[lo - 1..hi];
-            if occurrences(window, &new, &new_index) > occurrences(window, &old, &old_index) {
-                return Err(RebaseRefusal::NoContext(op.line));
-            }
-        }
-        // The op's lines with a little context must occur once in each
-        // version: with repeated blocks, the diff's alignment of equal runs
-        // is a guess, and so would the move be (product.md §3 item 6).
-        let unique_window = (0..=MAX_CONTEXT_LINES).any(|w| {
-            let lo = first.saturating_sub(w).max(1);
-            let hi = (last + w).min(n);
-            let window = &old[lo - 1..hi];
-            (lo..=hi).all(|l| shift_of(l) == Some(op_shift))
-                && occurrences(window, &old, &old_index) == 1
-                && occurrences(window, &new, &new_index) == 1
-        });
-        if !unique_window {
+        if self.duplicated_in_live(first, last) || !self.unique_window(first, last, op_shift) {
             return Err(RebaseRefusal::NoContext(op.line));
         }
         // An insert at a gap on the file's edge (`>$`, `>N` after the last
@@ -180,51 +201,77 @@ pub fn rebase(
         if let HunkKind::Insert { at, .. } = &op.kind {
             let at_end = matches!(at, InsertAt::End) || *at == InsertAt::After(n);
             let at_top = *at == InsertAt::Before(1);
-            if (at_end && (n as isize + op_shift) as usize != new.len())
+            if (at_end && (n as isize + op_shift) as usize != self.new.len())
                 || (at_top && op_shift != 0)
             {
                 return Err(RebaseRefusal::TouchesChangedLines(op.line));
             }
         }
-        match shift {
-            Some(s) if s != op_shift => return Err(RebaseRefusal::UnevenShift),
-            _ => shift = Some(op_shift),
-        }
+        Ok(op_shift)
     }
-    let shift = shift.unwrap_or(0);
-    let moved = |line: usize| (line as isize + shift) as usize;
-    let hunks = ops
-        .iter()
-        .map(|op| Hunk {
-            line: op.line,
-            header: op.header.clone(),
-            kind: match &op.kind {
-                HunkKind::Replace { range, body } => HunkKind::Replace {
-                    range: LineRange {
-                        start: moved(range.start),
-                        end: moved(range.end),
-                    },
-                    body: body.clone(),
-                },
-                HunkKind::Delete { range } => HunkKind::Delete {
-                    range: LineRange {
-                        start: moved(range.start),
-                        end: moved(range.end),
-                    },
-                },
-                HunkKind::Insert { at, body } => HunkKind::Insert {
-                    at: match *at {
-                        InsertAt::Before(l) => InsertAt::Before(moved(l)),
-                        InsertAt::After(l) => InsertAt::After(moved(l)),
-                        // Checked above: the served end is the live end.
-                        InsertAt::End => InsertAt::End,
-                    },
-                    body: body.clone(),
-                },
-            },
+
+    /// The op's lines with one line of context each side must not occur
+    /// more often in the live file than in the served one: a copy of them
+    /// added elsewhere (a block duplicated above or below) makes "which one
+    /// is the original" a guess that no wider context can settle, since the
+    /// diff aligned the runs arbitrarily.
+    fn duplicated_in_live(&self, first: usize, last: usize) -> bool {
+        let n = self.old.len();
+        let lo = first.saturating_sub(1).max(1);
+        let hi = (last + 1).min(n);
+        let window = &self.old[lo - 1..hi];
+        occurrences(window, self.new, &self.new_index)
+            > occurrences(window, self.old, &self.old_index)
+    }
+
+    /// The op's lines with a little context must occur once in each
+    /// version: with repeated blocks, the diff's alignment of equal runs is
+    /// a guess, and so would the move be (product.md §3 item 6).
+    fn unique_window(&self, first: usize, last: usize, op_shift: isize) -> bool {
+        let n = self.old.len();
+        (0..=MAX_CONTEXT_LINES).any(|w| {
+            let lo = first.saturating_sub(w).max(1);
+            let hi = (last + w).min(n);
+            let window = &self.old[lo - 1..hi];
+            (lo..=hi).all(|l| self.shift_of(l) == Some(op_shift))
+                && occurrences(window, self.old, &self.old_index) == 1
+                && occurrences(window, self.new, &self.new_index) == 1
         })
-        .collect();
-    Ok(Rebased { hunks, shift })
+    }
+}
+
+/// `op` with its line numbers moved by `shift`.
+fn moved(op: &Hunk, shift: isize) -> Hunk {
+    let moved = |line: usize| (line as isize + shift) as usize;
+    let kind = match &op.kind {
+        HunkKind::Replace { range, body } => HunkKind::Replace {
+            range: LineRange {
+                start: moved(range.start),
+                end: moved(range.end),
+            },
+            body: body.clone(),
+        },
+        HunkKind::Delete { range } => HunkKind::Delete {
+            range: LineRange {
+                start: moved(range.start),
+                end: moved(range.end),
+            },
+        },
+        HunkKind::Insert { at, body } => HunkKind::Insert {
+            at: match *at {
+                InsertAt::Before(l) => InsertAt::Before(moved(l)),
+                InsertAt::After(l) => InsertAt::After(moved(l)),
+                // Checked in `shift_of_op`: the served end is the live end.
+                InsertAt::End => InsertAt::End,
+            },
+            body: body.clone(),
+        },
+    };
+    Hunk {
+        line: op.line,
+        header: op.header.clone(),
+        kind,
+    }
 }
 
 /// Context lines (each side) tried when looking for an op's lines to be
@@ -232,8 +279,8 @@ pub fn rebase(
 pub const MAX_CONTEXT_LINES: usize = 3;
 
 /// Positions of each distinct line text.
-fn line_index<'a>(lines: &[&'a str]) -> std::collections::HashMap<&'a str, Vec<usize>> {
-    let mut index: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
+fn line_index<'a>(lines: &[&'a str]) -> HashMap<&'a str, Vec<usize>> {
+    let mut index: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, line) in lines.iter().enumerate() {
         index.entry(line).or_default().push(i);
     }
@@ -241,11 +288,7 @@ fn line_index<'a>(lines: &[&'a str]) -> std::collections::HashMap<&'a str, Vec<u
 }
 
 /// How many times `window` occurs in `lines` (0, 1 or 2, meaning "more").
-fn occurrences(
-    window: &[&str],
-    lines: &[&str],
-    index: &std::collections::HashMap<&str, Vec<usize>>,
-) -> usize {
+fn occurrences(window: &[&str], lines: &[&str], index: &HashMap<&str, Vec<usize>>) -> usize {
     let Some(first) = window.first() else {
         return 0;
     };

@@ -51,6 +51,7 @@ impl Ending {
 
 /// Why a file's bytes are not editable UTF-8 text (product.md §3 item 8).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum DecodeError {
     /// A NUL byte at this byte offset: the file is binary.
     Binary {

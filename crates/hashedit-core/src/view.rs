@@ -39,6 +39,7 @@ pub const GAP_ROW: &str = "…";
 
 /// Why a read window cannot be served.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum WindowError {
     /// `offset` was 0.
     ZeroOffset,
@@ -154,7 +155,7 @@ pub fn row_budget_for(display_path: &str, max_output_bytes: usize) -> usize {
 /// Without focus lines: the whole file when it has at most
 /// `CHAIN_HEAD_ROWS + CHAIN_TAIL_ROWS` lines, else the first 28 and last 8
 /// rows. With focus lines: each focus line ±[`LIVE_CONTEXT_ROWS`], capped at
-/// [`LIVE_MAX_ROWS`] rows by [`cap_rows_by_hunk`]. A footer gives the count
+/// [`LIVE_MAX_ROWS`] rows, shared fairly across hunks. A footer gives the count
 /// when rows are missing.
 pub fn chain_snapshot(
     display_path: &str,

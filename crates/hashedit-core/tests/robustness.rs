@@ -17,13 +17,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use hashedit_core::lower::{Registers, lower};
-use hashedit_core::parse::parse;
-use hashedit_core::plan::plan;
-use hashedit_core::scan::{LineScanner, WindowRequest};
-use hashedit_core::tag::TagScheme;
-use hashedit_core::text::Text;
-use hashedit_core::view;
+use hashedit_core::{LineScanner, Registers, TagScheme, Text, WindowRequest, lower, parse, plan};
 use proptest::prelude::*;
 
 /// Most heap one case may hold at once. The inputs here are at most a few
@@ -239,9 +233,9 @@ proptest! {
                 prop_assert_eq!(scanned.total_lines, text.line_count());
                 prop_assert_eq!(scanned.tag, TagScheme::Rho.tag_of(&file));
                 let (snapshot, heap) = peak_heap_of(|| {
-                    let _ = view::read_view("f", &scanned);
-                    let _ = view::post_edit_preview("f", scanned.tag, &text, &focus, view::PreviewShape::Rows);
-                    view::chain_snapshot("f", scanned.tag, &text, &focus)
+                    let _ = hashedit_core::read_view("f", &scanned);
+                    let _ = hashedit_core::post_edit_preview("f", scanned.tag, &text, &focus, hashedit_core::PreviewShape::Rows);
+                    hashedit_core::chain_snapshot("f", scanned.tag, &text, &focus)
                 });
                 prop_assert!(heap <= CASE_HEAP_LIMIT, "{heap} bytes of heap for the views of {file:?}");
                 prop_assert!(snapshot.len() <= 2 * file.len() + 64 * (focus.len() + 40) + 256);

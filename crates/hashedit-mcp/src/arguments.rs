@@ -15,7 +15,8 @@ use rmcp::model::JsonObject;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::catalog::ToolName;
+use crate::catalog::CatalogEntry;
+use hashedit_tools::ToolName;
 
 /// Longest rendering of an offending value quoted in a message (chars).
 const QUOTE_CHARS: usize = 40;
@@ -223,7 +224,7 @@ fn quote(value: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hashedit_tools::args::{EditArgs, GrepArgs, OutputMode, ReadFileArgs};
+    use hashedit_tools::{EditArgs, GrepArgs, OutputMode, ReadFileArgs};
     use serde_json::json;
 
     fn object(value: Value) -> JsonObject {

@@ -2,9 +2,11 @@
 //!
 //! Names and input schemas match Rho's tools (reference-rho.md §3–§7 and
 //! §9), so a harness can swap one server for the other; `write` adds an
-//! optional `tag`. The schemas are written out by hand rather than derived,
-//! so they stay exactly the clean JSON Schema a model and a validating
-//! client expect (no `$schema`, no nullable unions, no `format: uint`).
+//! optional `tag`. The input schemas are derived from `hashedit-tools`'
+//! argument structs, whose field doc comments are the property
+//! descriptions, and cleaned into the plain JSON Schema a model and a
+//! validating client expect (no `$schema`, no nullable unions, no
+//! `format: uint`); see `input_schema_of`.
 //! The descriptions are the whole contract the model sees: they teach the
 //! hashline format in our own words.
 
@@ -13,61 +15,38 @@ use std::sync::Arc;
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{Value, json};
 
+use hashedit_tools::{
+    EditArgs, GlobArgs, GrepArgs, ListDirArgs, ReadFileArgs, ToolName, WriteArgs,
+};
+use schemars::JsonSchema;
+
 use crate::result::StructuredContent;
 
-/// One of the six tools.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ToolName {
-    /// `read_file`: a numbered view of a file under its snapshot header.
-    ReadFile,
-    /// `grep`: search file contents; hits carry snapshot headers.
-    Grep,
-    /// `glob`: list files matching a pattern.
-    Glob,
-    /// `list_dir`: list one directory.
-    ListDir,
-    /// `write`: create or replace a whole file.
-    Write,
-    /// `edit`: apply a hashline edit document.
-    Edit,
+/// What the MCP server shows a model about each [`ToolName`]: title,
+/// description, input and output schemas, annotations. Bring the trait into
+/// scope to call these on a `ToolName`.
+pub trait CatalogEntry {
+    /// Short human-readable title.
+    fn title(self) -> &'static str;
+    /// The description the model reads.
+    fn description(self) -> &'static str;
+    /// The input schema, as published in `tools/list` and enforced on every
+    /// call. Every schema refuses properties it does not list
+    /// (`additionalProperties: false`).
+    fn input_schema(self) -> JsonObject;
+    /// The output schema declared with [`StructuredContent::On`]: the
+    /// reply's text under `"text"` and the tool's facts beside it.
+    fn output_schema(self) -> JsonObject;
+    /// The behaviour hints, every one set explicitly.
+    fn annotations(self) -> ToolAnnotations;
+    /// The full `tools/list` entry; with [`StructuredContent::On`] it
+    /// declares [`CatalogEntry::output_schema`].
+    fn definition(self, shape: StructuredContent) -> Tool;
 }
 
-impl ToolName {
-    /// Every tool, in the order `tools/list` shows them.
-    pub const ALL: [ToolName; 6] = [
-        ToolName::ReadFile,
-        ToolName::Grep,
-        ToolName::Glob,
-        ToolName::ListDir,
-        ToolName::Write,
-        ToolName::Edit,
-    ];
-
-    /// The tool's wire name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ToolName::ReadFile => "read_file",
-            ToolName::Grep => "grep",
-            ToolName::Glob => "glob",
-            ToolName::ListDir => "list_dir",
-            ToolName::Write => "write",
-            ToolName::Edit => "edit",
-        }
-    }
-
-    /// The tool called `name`, if there is one.
-    pub fn parse(name: &str) -> Option<ToolName> {
-        ToolName::ALL.into_iter().find(|t| t.as_str() == name)
-    }
-
-    /// True for the tools that change files (`write`, `edit`), which a
-    /// read-only server does not offer.
-    pub fn writes(self) -> bool {
-        matches!(self, ToolName::Write | ToolName::Edit)
-    }
-
+impl CatalogEntry for ToolName {
     /// Short human-readable title.
-    pub fn title(self) -> &'static str {
+    fn title(self) -> &'static str {
         match self {
             ToolName::ReadFile => "Read file",
             ToolName::Grep => "Search file contents",
@@ -79,7 +58,7 @@ impl ToolName {
     }
 
     /// The description the model reads.
-    pub fn description(self) -> &'static str {
+    fn description(self) -> &'static str {
         match self {
             ToolName::ReadFile => READ_FILE_DESCRIPTION,
             ToolName::Grep => GREP_DESCRIPTION,
@@ -91,78 +70,24 @@ impl ToolName {
     }
 
     /// The input schema, as published in `tools/list` and enforced on every
-    /// call (see [`crate::arguments`]). Every schema refuses properties it
+    /// call (see the module `arguments`). Every schema refuses properties it
     /// does not list (`additionalProperties: false`).
-    pub fn input_schema(self) -> JsonObject {
-        let (properties, required) = match self {
-            ToolName::ReadFile => (
-                json!({
-                    "path": {"type": "string", "description": "File to read, relative to the workspace root."},
-                    "offset": {"type": "integer", "minimum": 1, "description": "First line to show (1-based)."},
-                    "limit": {"type": "integer", "minimum": 1, "description": "Most lines to show."}
-                }),
-                json!(["path"]),
-            ),
-            ToolName::Grep => (
-                json!({
-                    "pattern": {"type": "string", "description": "Regular expression (Rust syntax)."},
-                    "path": {"type": "string", "description": "Directory or file to search. Default: the workspace root."},
-                    "glob": {"type": "string", "description": "Only files whose path matches, e.g. \"*.py\", \"src/**/*.rs\"."},
-                    "literal": {"type": "boolean", "description": "Match pattern as plain text."},
-                    "case_sensitive": {"type": "boolean", "description": "Default true."},
-                    "include_hidden": {"type": "boolean", "description": "Also search hidden files."},
-                    "no_ignore": {"type": "boolean", "description": "Also search ignored files."},
-                    "max_results": {"type": "integer", "minimum": 1, "description": "Cap on matching lines (content mode) or files. Default 200."},
-                    "max_per_file": {"type": "integer", "minimum": 1, "description": "Cap on rows per file. Default 10."},
-                    "output_mode": {"type": "string", "enum": ["content", "files_with_matches", "count"], "description": "Default content."}
-                }),
-                json!(["pattern"]),
-            ),
-            ToolName::Glob => (
-                json!({
-                    "pattern": {"type": "string", "description": "Glob, e.g. \"*.md\" or \"src/**/*.ts\"."},
-                    "path": {"type": "string", "description": "Directory to search. Default: the workspace root."},
-                    "include_hidden": {"type": "boolean", "description": "Also list hidden files."},
-                    "no_ignore": {"type": "boolean", "description": "Also list ignored files."},
-                    "max_results": {"type": "integer", "minimum": 1, "description": "Cap on paths. Default 200."}
-                }),
-                json!(["pattern"]),
-            ),
-            ToolName::ListDir => (
-                json!({
-                    "path": {"type": "string", "description": "Directory; \".\" is the workspace root."}
-                }),
-                json!(["path"]),
-            ),
-            ToolName::Write => (
-                json!({
-                    "path": {"type": "string", "description": "File to create or replace, relative to the workspace root."},
-                    "content": {"type": "string", "description": "The whole new text of the file."},
-                    "tag": {"type": "string", "description": "Snapshot tag of the file you mean to replace; refused if it changed since."}
-                }),
-                json!(["path", "content"]),
-            ),
-            ToolName::Edit => (
-                json!({
-                    "input": {"type": "string", "description": "The edit document: [path#TAG] sections of PUT/CUT ops with + body rows."},
-                    "force": {"type": "boolean", "description": "Write the document exactly as sent when a guard refused it. Default false."}
-                }),
-                json!(["input"]),
-            ),
-        };
-        let mut schema = JsonObject::new();
-        schema.insert("type".into(), json!("object"));
-        schema.insert("properties".into(), properties);
-        schema.insert("required".into(), required);
-        schema.insert("additionalProperties".into(), json!(false));
-        schema
+    fn input_schema(self) -> JsonObject {
+        match self {
+            ToolName::ReadFile => input_schema_of::<ReadFileArgs>(),
+            ToolName::Grep => input_schema_of::<GrepArgs>(),
+            ToolName::Glob => input_schema_of::<GlobArgs>(),
+            ToolName::ListDir => input_schema_of::<ListDirArgs>(),
+            ToolName::Write => input_schema_of::<WriteArgs>(),
+            ToolName::Edit => input_schema_of::<EditArgs>(),
+        }
     }
 
     /// The output schema declared with [`StructuredContent::On`]: the
     /// reply's text under `"text"` and the tool's facts beside it. Further
     /// properties may appear (facts are added over time), so the schema is
     /// open.
-    pub fn output_schema(self) -> JsonObject {
+    fn output_schema(self) -> JsonObject {
         let facts = match self {
             ToolName::ReadFile => json!({
                 "path": {"type": "string"},
@@ -219,7 +144,7 @@ impl ToolName {
     }
 
     /// The behaviour hints, every one set explicitly.
-    pub fn annotations(self) -> ToolAnnotations {
+    fn annotations(self) -> ToolAnnotations {
         let (read_only, destructive, idempotent) = match self {
             ToolName::ReadFile | ToolName::Grep | ToolName::Glob | ToolName::ListDir => {
                 (true, false, true)
@@ -238,8 +163,8 @@ impl ToolName {
     }
 
     /// The full `tools/list` entry; with [`StructuredContent::On`] it
-    /// declares [`ToolName::output_schema`].
-    pub fn definition(self, shape: StructuredContent) -> Tool {
+    /// declares [`CatalogEntry::output_schema`].
+    fn definition(self, shape: StructuredContent) -> Tool {
         let tool = Tool::new(
             self.as_str(),
             self.description(),
@@ -254,8 +179,87 @@ impl ToolName {
     }
 }
 
+/// The published input schema of the argument struct `T`, derived from
+/// its `JsonSchema` (so from `hashedit-tools`' argument structs, their
+/// field types and doc comments: the one source) and cleaned into the
+/// plain JSON Schema a model and a validating client expect: no `$schema`,
+/// title or `$defs`, an optional field is its plain type (not a union with
+/// `null`), no `format: uint`, a unit enum is `{"type": "string", "enum":
+/// […]}`, and `additionalProperties: false`.
+fn input_schema_of<T: JsonSchema>() -> JsonObject {
+    let root = serde_json::to_value(schemars::schema_for!(T)).unwrap_or(Value::Null);
+    let defs = root.get("$defs").cloned().unwrap_or(Value::Null);
+    let properties: JsonObject = root
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|props| {
+            props
+                .iter()
+                .map(|(name, property)| (name.clone(), clean_property(property, &defs)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut schema = JsonObject::new();
+    schema.insert("type".into(), json!("object"));
+    schema.insert("properties".into(), Value::Object(properties));
+    schema.insert(
+        "required".into(),
+        root.get("required").cloned().unwrap_or_else(|| json!([])),
+    );
+    schema.insert("additionalProperties".into(), json!(false));
+    schema
+}
+
+/// One property of a derived schema, cleaned (see [`input_schema_of`]).
+fn clean_property(property: &Value, defs: &Value) -> Value {
+    let mut out = match property.as_object() {
+        Some(map) => map.clone(),
+        None => return property.clone(),
+    };
+    // `Option<Enum>`: `anyOf: [{"$ref": …}, {"type": "null"}]`.
+    if let Some(Value::Array(options)) = out.remove("anyOf") {
+        for option in options {
+            if option.get("type") == Some(&json!("null")) {
+                continue;
+            }
+            let resolved = match option.get("$ref").and_then(Value::as_str) {
+                Some(reference) => reference
+                    .strip_prefix("#/$defs/")
+                    .and_then(|name| defs.get(name))
+                    .cloned()
+                    .unwrap_or(option),
+                None => option,
+            };
+            if let Value::Object(inner) = resolved {
+                for (key, value) in inner {
+                    out.entry(key).or_insert(value);
+                }
+            }
+        }
+    }
+    if let Some(Value::Array(variants)) = out.remove("oneOf") {
+        let values: Vec<Value> = variants
+            .iter()
+            .filter_map(|v| v.get("const").cloned())
+            .collect();
+        out.insert("type".into(), json!("string"));
+        out.insert("enum".into(), Value::Array(values));
+    }
+    if let Some(Value::Array(types)) = out.get("type") {
+        let kept: Vec<&Value> = types.iter().filter(|t| *t != "null").collect();
+        if let [one] = kept.as_slice() {
+            let one = (*one).clone();
+            out.insert("type".into(), one);
+        }
+    }
+    for key in ["format", "default", "title", "$schema"] {
+        out.remove(key);
+    }
+    Value::Object(out)
+}
+
 /// The tools a server offers: all six, or the four read-only ones.
-pub fn tool_definitions(read_only: bool, shape: StructuredContent) -> Vec<Tool> {
+pub(crate) fn tool_definitions(read_only: bool, shape: StructuredContent) -> Vec<Tool> {
     ToolName::ALL
         .into_iter()
         .filter(|t| !(read_only && t.writes()))
@@ -285,7 +289,7 @@ Paths are relative to the workspace root and cannot leave it.";
 
 /// The instructions a server sends: [`INSTRUCTIONS`], or
 /// [`READ_ONLY_INSTRUCTIONS`] when it offers no write or edit tool.
-pub fn instructions(read_only: bool) -> &'static str {
+pub(crate) fn instructions(read_only: bool) -> &'static str {
     if read_only {
         READ_ONLY_INSTRUCTIONS
     } else {
@@ -369,3 +373,6 @@ How to edit files with hashedit (hashline snapshots)
 
 /// The name of the prompt that carries [`GUIDE`].
 pub const GUIDE_PROMPT: &str = "hashline-guide";
+
+#[cfg(test)]
+mod tests;

@@ -25,7 +25,7 @@
 //!   (product.md §3 items 5 and 6).
 //! - Calls run concurrently on tokio's blocking pool; the tools lock files,
 //!   so racing edits never both land.
-//! - The stdio transport ([`transport::LineTransport`]) answers malformed
+//! - The stdio transport ([`LineTransport`]) answers malformed
 //!   and oversized messages with protocol-correct errors instead of
 //!   dropping them.
 //! - Protocol revisions 2025-11-25 (and older, by `initialize`) and
@@ -35,7 +35,7 @@
 //! for any byte-stream pair (tests, embedding).
 
 mod arguments;
-pub mod catalog;
+mod catalog;
 mod envelope;
 mod result;
 mod roots;
@@ -44,12 +44,13 @@ mod transport;
 
 use std::sync::Arc;
 
-use hashedit_core::block::BlockResolver;
-use hashedit_tools::workspace::Workspace;
+use hashedit_core::BlockResolver;
+use hashedit_tools::Workspace;
 use rmcp::service::{QuitReason, ServerInitializeError};
 use tokio::io::{AsyncRead, AsyncWrite};
 
 pub use arguments::CLIENT_CONTROL_ARGUMENTS;
+pub use catalog::{CatalogEntry, GUIDE, GUIDE_PROMPT, INSTRUCTIONS, READ_ONLY_INSTRUCTIONS};
 pub use result::{RESULT_META_KEY, StructuredContent};
 pub use roots::{ROOTS_TIMEOUT, RootPolicy};
 pub use server::{HashEditServer, PROGRESS_INTERVAL, SERVER_NAME, SUPPORTED_PROTOCOL_VERSIONS};
@@ -102,6 +103,7 @@ impl std::fmt::Debug for ServerOptions {
 
 /// Why a server stopped other than by its client closing the stream.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ServeError {
     /// The session could not be opened (for example, the transport failed
     /// while answering `initialize`).
@@ -116,6 +118,37 @@ pub enum ServeError {
 /// the stream fails), then returns. A client that disconnects before
 /// opening a session is a clean stop too. `ws` is the workspace root, or,
 /// with [`RootPolicy::Client`], the fallback for a client without roots.
+///
+/// Over an in-memory pipe: one `initialize` request, its answer, then the
+/// client hangs up and the server returns.
+///
+/// ```
+/// use hashedit_mcp::{ServerOptions, serve};
+/// use hashedit_tools::Workspace;
+/// use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let dir = tempfile::tempdir()?;
+/// let ws = Workspace::new(dir.path())?;
+/// let (client, server) = tokio::io::duplex(64 * 1024);
+/// let (read, write) = tokio::io::split(server);
+/// let running = tokio::spawn(serve(ws, ServerOptions::default(), read, write));
+///
+/// let (from_server, mut to_server) = tokio::io::split(client);
+/// to_server
+///     .write_all(br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"doc","version":"0"}}}
+/// "#)
+///     .await?;
+/// let mut answer = String::new();
+/// BufReader::new(from_server).read_line(&mut answer).await?;
+/// assert!(answer.contains(r#""id":1"#) && answer.contains("hashedit"));
+///
+/// drop(to_server); // end of input: the server stops cleanly
+/// running.await??;
+/// # Ok(())
+/// # }
+/// ```
 pub async fn serve<R, W>(
     ws: Workspace,
     options: ServerOptions,

@@ -20,7 +20,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hashedit_tools::workspace::Workspace;
+use hashedit_tools::Workspace;
 use rmcp::RoleServer;
 use rmcp::model::{ProtocolVersion, Root};
 use rmcp::service::Peer;

@@ -5,10 +5,10 @@ use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hashedit_tools::args::{EditArgs, GlobArgs, GrepArgs, ListDirArgs, ReadFileArgs, WriteArgs};
-use hashedit_tools::tools::{self, EditMode};
-use hashedit_tools::workspace::Workspace;
-use hashedit_tools::{CancelToken, ErrorKind, Outcome, Session, ToolContext, ToolResult};
+use hashedit_tools::{
+    CancelToken, EditArgs, EditMode, ErrorKind, GlobArgs, GrepArgs, ListDirArgs, Outcome,
+    ReadFileArgs, Session, ToolContext, ToolName, ToolResult, Workspace, WriteArgs,
+};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CustomRequest, CustomResult,
     ErrorCode, ErrorData, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
@@ -23,7 +23,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::ServerOptions;
 use crate::arguments::parse_arguments;
-use crate::catalog::{GUIDE, GUIDE_PROMPT, ToolName, instructions, tool_definitions};
+use crate::catalog::{GUIDE, GUIDE_PROMPT, instructions, tool_definitions};
 use crate::result::{Errors, failure, success};
 use crate::roots::Roots;
 
@@ -72,12 +72,12 @@ impl Call {
     /// Runs the tool (blocking file I/O).
     fn run(self, cx: &ToolContext) -> ToolResult<Outcome> {
         match self {
-            Call::ReadFile(args) => tools::read_file(cx, &args),
-            Call::Grep(args) => tools::grep(cx, &args),
-            Call::Glob(args) => tools::glob(cx, &args),
-            Call::ListDir(args) => tools::list_dir(cx, &args),
-            Call::Write(args) => tools::write(cx, &args),
-            Call::Edit(args) => tools::edit(cx, &args, EditMode::Apply),
+            Call::ReadFile(args) => hashedit_tools::read_file(cx, &args),
+            Call::Grep(args) => hashedit_tools::grep(cx, &args),
+            Call::Glob(args) => hashedit_tools::glob(cx, &args),
+            Call::ListDir(args) => hashedit_tools::list_dir(cx, &args),
+            Call::Write(args) => hashedit_tools::write(cx, &args),
+            Call::Edit(args) => hashedit_tools::edit(cx, &args, EditMode::Apply),
         }
     }
 }

@@ -4,8 +4,9 @@
 mod common;
 
 use common::*;
-use hashedit_mcp::catalog::{INSTRUCTIONS, READ_ONLY_INSTRUCTIONS, ToolName};
+use hashedit_mcp::{CatalogEntry, INSTRUCTIONS, READ_ONLY_INSTRUCTIONS};
 use hashedit_mcp::{SUPPORTED_PROTOCOL_VERSIONS, ServerOptions};
+use hashedit_tools::ToolName;
 use rmcp::model::ProtocolVersion;
 use serde_json::{Value, json};
 
@@ -347,7 +348,7 @@ async fn schemas_agree_with_the_tools_argument_structs() {
         assert!(schema["required"].is_array(), "{schema}");
         names_and_required(&schema)
     }
-    use hashedit_tools::args::*;
+    use hashedit_tools::*;
     assert_eq!(published(ToolName::ReadFile), fields::<ReadFileArgs>());
     assert_eq!(published(ToolName::Grep), fields::<GrepArgs>());
     assert_eq!(published(ToolName::Glob), fields::<GlobArgs>());

@@ -6,9 +6,7 @@ mod common;
 
 use common::*;
 use hashedit_mcp::ServerOptions;
-use hashedit_tools::args::{EditArgs, ReadFileArgs};
-use hashedit_tools::tools::{self, EditMode};
-use hashedit_tools::{ToolContext, ToolError};
+use hashedit_tools::{EditArgs, EditMode, ReadFileArgs, ToolContext, ToolError};
 use rmcp::model::ProtocolVersion;
 use serde_json::json;
 
@@ -16,7 +14,7 @@ use serde_json::json;
 /// same document on the same files.
 fn cli_edit_error(fixture: &Fixture, input: &str) -> ToolError {
     let ws = fixture.workspace();
-    tools::edit(
+    hashedit_tools::edit(
         &ToolContext::new(&ws),
         &EditArgs::new(input.to_string()),
         EditMode::Apply,
@@ -46,7 +44,7 @@ async fn read_file_returns_the_cli_text_and_structured_data() {
         )
         .await;
         let ws = fixture.workspace();
-        let cli = tools::read_file(
+        let cli = hashedit_tools::read_file(
             &ToolContext::new(&ws),
             &ReadFileArgs {
                 path: "a.txt".into(),
@@ -375,7 +373,7 @@ async fn paths_outside_the_root_are_refused() {
     for path in [relative.as_str(), absolute.as_str()] {
         let reply = call(&client, "read_file", json!({ "path": path })).await;
         assert_eq!(reply.kind(), "path_outside_workspace", "{path}");
-        let cli = tools::read_file(
+        let cli = hashedit_tools::read_file(
             &ToolContext::new(&ws),
             &ReadFileArgs {
                 path: path.to_string(),
@@ -652,17 +650,15 @@ struct PairIndex {
     lines: usize,
 }
 
-impl hashedit_core::block::BlockIndex for PairIndex {
-    fn block_at(&self, line: usize) -> hashedit_core::block::BlockResolution {
+impl hashedit_core::BlockIndex for PairIndex {
+    fn block_at(&self, line: usize) -> hashedit_core::BlockResolution {
         if line < self.lines {
-            hashedit_core::block::BlockResolution::Block(hashedit_core::LineRange {
+            hashedit_core::BlockResolution::Block(hashedit_core::LineRange {
                 start: line,
                 end: line + 1,
             })
         } else {
-            hashedit_core::block::BlockResolution::Unresolvable(
-                hashedit_core::block::Unresolvable::OutOfRange,
-            )
+            hashedit_core::BlockResolution::Unresolvable(hashedit_core::Unresolvable::OutOfRange)
         }
     }
 
@@ -675,13 +671,12 @@ impl hashedit_core::block::BlockIndex for PairIndex {
     }
 }
 
-impl hashedit_core::block::BlockResolver for PairBlocks {
+impl hashedit_core::BlockResolver for PairBlocks {
     fn index<'a>(
         &'a self,
         _path: &str,
         text: &'a str,
-    ) -> Result<Box<dyn hashedit_core::block::BlockIndex + 'a>, hashedit_core::block::Unresolvable>
-    {
+    ) -> Result<Box<dyn hashedit_core::BlockIndex + 'a>, hashedit_core::Unresolvable> {
         Ok(Box::new(PairIndex {
             lines: text.lines().count(),
         }))

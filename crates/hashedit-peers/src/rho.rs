@@ -12,8 +12,8 @@
 //! inside it, and selects the `hashline` edit format, so `read_file`, `grep`
 //! and `write` mint `[path#TAG]` headers and `edit` takes hashline
 //! documents. Every call returns a [`Reply`]: the exact text the model would
-//! read and whether the call failed. The free functions [`read`], [`edit`]
-//! and [`write`] build a host per call for one-off use.
+//! read and whether the call failed. The free functions [`read`], [`edit`](fn@edit)
+//! and [`write`](fn@write) build a host per call for one-off use.
 //!
 //! ```no_run
 //! let dir = tempfile::tempdir().unwrap();

@@ -41,8 +41,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use common::{Class, Intended, Ours, Reply, Tally, get_file, put_file, show_bytes};
-use hashedit_core::TagScheme;
-use hashedit_core::block::{BlockResolution, BlockResolver as _};
+use hashedit_core::{BlockResolution, BlockResolver as _, TagScheme};
 use hashedit_peers::corpus::{self, CorpusFile};
 use hashedit_peers::locate;
 use hashedit_peers::omp::{OmpError, Peer};

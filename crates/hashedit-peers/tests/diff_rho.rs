@@ -1820,10 +1820,7 @@ fn write_case(check: &Check, rng: &mut Rng, corpus: &[CorpusFile]) {
         ours_files,
     };
     let mut cats = BTreeSet::new();
-    if sides.rho.ok()
-        && !sides.ours.ok()
-        && hashedit_tools::tools::write::looks_like_read_output(&content)
-    {
+    if sides.rho.ok() && !sides.ours.ok() && hashedit_tools::looks_like_read_output(&content) {
         // Refused, and the file left as it was.
         let before = (path == existing.name).then(|| existing.bytes.clone());
         if sides.ours_files[0] == before {

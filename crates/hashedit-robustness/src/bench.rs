@@ -28,7 +28,7 @@ pub struct Case {
 ///
 /// Task `i` takes language `i mod L` and mutation `(i / L) mod 9` (so
 /// both are balanced), then draws a file of that language that has a site
-/// for the mutation; when none of [`FILE_TRIES`] draws has one, the next
+/// for the mutation; when none of `FILE_TRIES` draws has one, the next
 /// mutation kind is tried. Every task and variant draws from its own
 /// stream, so task 17 is the same in a run of 20 tasks and of 2000.
 pub fn generate(corpus: &Corpus, count: usize, seed: u64) -> Vec<Case> {

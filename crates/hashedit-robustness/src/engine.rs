@@ -16,10 +16,9 @@ use std::path::{Path, PathBuf};
 
 use hashedit_blocks::TreeSitterBlocks;
 use hashedit_core::TagScheme;
-use hashedit_tools::args::{EditArgs, ReadFileArgs};
-use hashedit_tools::tools::{EditMode, edit, read_file};
-use hashedit_tools::workspace::Workspace;
-use hashedit_tools::{Session, ToolContext};
+use hashedit_tools::{
+    EditArgs, EditMode, ReadFileArgs, Session, ToolContext, Workspace, edit, read_file,
+};
 
 use crate::document::DocSpec;
 use crate::signal::Signal;

@@ -13,7 +13,7 @@
 //!   refusal can be told to have prevented a wrong write.
 //! * [`engine`]: the engines (hashedit through its tools layer; the peers
 //!   through `hashedit-peers`), [`score`]: the verdicts, [`signal`]: which
-//!   guard refused or warned, [`tokens`]: payload size, [`bench`] and
+//!   guard refused or warned, [`tokens`]: payload size, [`bench`](mod@bench) and
 //!   [`report`]: the run and its tables.
 //! * [`real`], [`real_bench`]: the second corpus, real human edits from
 //!   consecutive package versions (`scripts/real-edits-corpus`), where

@@ -49,7 +49,7 @@ impl Signal {
 
     /// The signals of a refusal of `kind` with `message`: one per finding
     /// its first line lists (`… . Also, …`), each labelled by the guard
-    /// that found it ([`GUARD_LABELS`]) when the engine gave a kind, so a
+    /// that found it (`GUARD_LABELS`) when the engine gave a kind, so a
     /// refusal counts for every guard that spoke while its kind names only
     /// the first. A finding no guard names keeps the kind's label (the
     /// first) or `also: …` (the others).

@@ -7,7 +7,7 @@
 //!   owner, symlinks and hard links, and classify leftovers.
 //! * [`race`]: many writers on one snapshot (one must win, the others get
 //!   a stale tag), and hashedit against a writer that takes no lock.
-//! * [`bench`]: hostile inputs too big for a unit test (a 1 GB line, a
+//! * [`bench`](mod@bench): hostile inputs too big for a unit test (a 1 GB line, a
 //!   2 GB file, a million ops), with wall time and peak RSS.
 //!
 //! The `hashedit-stress` binary runs them with figures for

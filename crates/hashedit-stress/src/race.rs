@@ -21,10 +21,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
-use hashedit_tools::ToolContext;
-use hashedit_tools::args::EditArgs;
-use hashedit_tools::tools::{self, EditMode};
-use hashedit_tools::workspace::Workspace;
+use hashedit_tools::{EditArgs, EditMode, ToolContext, Workspace};
 use serde_json::json;
 
 use crate::client::{Launcher, McpServer, Reply};
@@ -34,7 +31,7 @@ use crate::rng::Rng;
 /// How many writers of each kind take part in every round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Writers {
-    /// Threads in this process calling `hashedit_tools::tools::edit`.
+    /// Threads in this process calling `hashedit_tools::edit`.
     pub threads: usize,
     /// `hashedit edit` processes.
     pub cli: usize,
@@ -295,7 +292,7 @@ fn run_round(
         handles.push(std::thread::spawn(move || {
             let cx = ToolContext::new(&ws);
             barrier.wait();
-            match tools::edit(&cx, &EditArgs::new(document), EditMode::Apply) {
+            match hashedit_tools::edit(&cx, &EditArgs::new(document), EditMode::Apply) {
                 Ok(outcome) => Reply::Ok {
                     text: outcome.text,
                     data: outcome.structured,

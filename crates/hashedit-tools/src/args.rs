@@ -1,19 +1,22 @@
 //! Tool arguments: the JSON shapes of reference-rho.md §3–§7 and §9.
 //!
-//! These structs are the single source of the tools' input schemas (via
-//! `schemars`) for the MCP server, and the CLI fills them from its flags.
+//! These structs are the single source of the tools' input schemas: the
+//! MCP server derives the schemas it publishes from them (via `schemars`),
+//! and each field's doc comment is, word for word, the description a model
+//! reads there. The CLI fills them from its flags.
 //! Field names, types and requiredness match Rho's tools so a harness can
 //! swap one for the other.
 
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-/// `read_file` arguments.
+/// `read_file` arguments. `path` may also be absolute inside the
+/// workspace; with `offset`, the tag still covers the whole file.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 pub struct ReadFileArgs {
-    /// File to read: relative to the workspace root, or absolute inside it.
+    /// File to read, relative to the workspace root.
     pub path: String,
-    /// First line to show (1-based); the tag still covers the whole file.
+    /// First line to show (1-based).
     #[schemars(range(min = 1))]
     pub offset: Option<usize>,
     /// Most lines to show.
@@ -21,32 +24,32 @@ pub struct ReadFileArgs {
     pub limit: Option<usize>,
 }
 
-/// `grep` arguments.
+/// `grep` arguments. `pattern` is Rust regex syntax, or literal text with
+/// `literal`; `glob` matches paths relative to `path`; `max_results` and
+/// `max_per_file` are at least 1 and never lowered (FORMAT.md §4.3).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 pub struct GrepArgs {
-    /// Regular expression (Rust regex syntax), or a literal with `literal`.
+    /// Regular expression (Rust syntax).
     pub pattern: String,
-    /// Directory or file to search; the workspace root by default.
+    /// Directory or file to search. Default: the workspace root.
     pub path: Option<String>,
-    /// Only search files whose path (relative to `path`) matches this glob.
+    /// Only files whose path matches, e.g. "*.py", "src/**/*.rs".
     pub glob: Option<String>,
-    /// Treat `pattern` as literal text.
+    /// Match pattern as plain text.
     pub literal: Option<bool>,
-    /// Match case exactly (default true).
+    /// Default true.
     pub case_sensitive: Option<bool>,
-    /// Also search hidden files and directories.
+    /// Also search hidden files.
     pub include_hidden: Option<bool>,
-    /// Cap on results: matching lines in content mode, files otherwise
-    /// (default 200).
+    /// Cap on matching lines (content mode) or files. Default 200.
     #[schemars(range(min = 1))]
     pub max_results: Option<usize>,
-    /// Cap on matching lines shown per file (default 10).
+    /// Cap on rows per file. Default 10.
     #[schemars(range(min = 1))]
     pub max_per_file: Option<usize>,
-    /// `content` (default), `files_with_matches` or `count`.
+    /// Default content.
     pub output_mode: Option<OutputMode>,
-    /// Also search files that ignore rules (`.gitignore`, `.ignore`, git
-    /// excludes) skip (default false; FORMAT.md §8.1).
+    /// Also search ignored files.
     pub no_ignore: Option<bool>,
     /// More path globs, each like `glob` (a leading `!` excludes): a file
     /// is searched when it matches every `!` glob's negation and, if any
@@ -101,26 +104,27 @@ impl std::str::FromStr for OutputMode {
     }
 }
 
-/// `glob` arguments.
+/// `glob` arguments. A pattern without `/` matches at any depth (`*.rs`);
+/// `max_results` is at least 1 and never lowered.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 pub struct GlobArgs {
-    /// Glob pattern; one without `/` matches at any depth (`*.rs`).
+    /// Glob, e.g. "*.md" or "src/**/*.ts".
     pub pattern: String,
-    /// Directory to search; the workspace root by default.
+    /// Directory to search. Default: the workspace root.
     pub path: Option<String>,
-    /// Also list hidden files and directories.
+    /// Also list hidden files.
     pub include_hidden: Option<bool>,
-    /// Cap on paths listed (default 200).
+    /// Cap on paths. Default 200.
     #[schemars(range(min = 1))]
     pub max_results: Option<usize>,
-    /// Also list files that ignore rules skip (default false).
+    /// Also list ignored files.
     pub no_ignore: Option<bool>,
 }
 
-/// `list_dir` arguments.
+/// `list_dir` arguments. `path` may also be absolute inside the workspace.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 pub struct ListDirArgs {
-    /// Directory to list, relative to the workspace root or absolute inside it.
+    /// Directory; "." is the workspace root.
     pub path: String,
     /// Also list hashedit's unfinished temp files (`.hashedit-<16
     /// hex>.tmp`) that a killed process left. The CLI's `ls --hidden`; not
@@ -130,28 +134,30 @@ pub struct ListDirArgs {
     pub include_leftovers: bool,
 }
 
-/// `write` arguments.
+/// `write` arguments. `content` is written byte for byte; with `tag`, the
+/// write is refused when the live file no longer has that tag.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 pub struct WriteArgs {
-    /// File to create or replace.
+    /// File to create or replace, relative to the workspace root.
     pub path: String,
-    /// The complete new content, written byte for byte.
+    /// The whole new text of the file.
     pub content: String,
-    /// Optional snapshot tag of the file being replaced: the write is
-    /// refused if the live file no longer has this tag.
+    /// Snapshot tag of the file you mean to replace; refused if it changed since.
     pub tag: Option<String>,
 }
 
-/// `edit` arguments.
+/// `edit` arguments. `force` writes past the guards (an echoed neighbour,
+/// a shifted range, a placeholder, broken syntax, foreign indentation),
+/// never past a stale tag, an overlap or a line out of range.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EditArgs {
-    /// The edit document: `[path#TAG]` sections of PUT/CUT ops.
+    /// The edit document: [path#TAG] sections of PUT/CUT ops with + body rows.
+    // The description is published as written, so `[path#TAG]` stays
+    // unescaped; it is not a link.
+    #[allow(rustdoc::broken_intra_doc_links)]
     pub input: String,
-    /// Write the document exactly as sent even when a guard suspects an op
-    /// (an echoed neighbour, a shifted range, a placeholder, broken
-    /// syntax, foreign indentation). Never overrides a stale tag, an
-    /// overlap or a line out of range.
+    /// Write the document exactly as sent when a guard refused it. Default false.
     pub force: Option<bool>,
 }
 

@@ -1,7 +1,7 @@
 //! What every tool call runs against: the workspace and, in a long-lived
 //! server, the session.
 
-use hashedit_core::block::BlockResolver;
+use hashedit_core::BlockResolver;
 
 use crate::cancel::CancelToken;
 use crate::session::Session;
@@ -12,6 +12,28 @@ use crate::workspace::Workspace;
 /// The CLI runs without a session (each call is its own process); the MCP
 /// server passes its [`Session`] so tools can record served snapshots,
 /// catch tag collisions and rebase drifted edits.
+///
+/// A read, then an edit against the tag it served:
+///
+/// ```
+/// use hashedit_tools::{EditArgs, EditMode, ReadFileArgs, Session, ToolContext, Workspace};
+///
+/// let dir = tempfile::tempdir()?;
+/// std::fs::write(dir.path().join("a.txt"), "one\ntwo\n")?;
+/// let ws = Workspace::new(dir.path())?;
+/// let session = Session::new();
+/// let cx = ToolContext::new(&ws).with_session(&session);
+///
+/// let read = hashedit_tools::read_file(&cx, &ReadFileArgs { path: "a.txt".into(), ..Default::default() })?;
+/// let header = read.text.lines().next().unwrap(); // `[a.txt#TAG]`
+/// assert!(read.text.contains("2:two"));
+///
+/// let document = format!("{header}\nPUT 2:\n+TWO\n");
+/// let edited = hashedit_tools::edit(&cx, &EditArgs::new(document), EditMode::Apply)?;
+/// assert!(edited.text.contains("2:TWO"));
+/// assert_eq!(std::fs::read_to_string(dir.path().join("a.txt"))?, "one\nTWO\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy)]
 pub struct ToolContext<'a> {
     /// The workspace root and policy.

@@ -10,6 +10,7 @@ use std::fmt;
 /// What kind of failure a tool reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// Arguments that do not fit the tool's schema (bad offset, bad regex…).
     InvalidArguments,

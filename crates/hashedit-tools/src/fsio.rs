@@ -65,6 +65,6 @@ pub use live::remove_unfinished_temp_files;
 pub use lock::{LockedFile, lock_all, lock_existing};
 pub(crate) use open::Special;
 pub use open::{not_regular_file_error, open_regular};
-pub use transaction::{Change, commit_changes};
+pub use transaction::{Change, CommitWarning, commit_changes};
 pub(crate) use tree::{TreeReader, Unread};
 pub use write::{create_new, is_temp_leftover, replace};

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use hashedit_core::tag::Fingerprint;
+use hashedit_core::Fingerprint;
 use serde_json::Value;
 
 /// What a tool returns on success.

@@ -18,8 +18,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use hashedit_core::edit::TagCheck;
-use hashedit_core::tag::{Fingerprint, SnapshotTag};
+use hashedit_core::{Fingerprint, SnapshotTag, TagCheck};
 
 /// Snapshots remembered per file, newest first.
 pub const MAX_VERSIONS_PER_PATH: usize = 4;
@@ -353,7 +352,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hashedit_core::tag::{TagHasher, TagScheme};
+    use hashedit_core::{TagHasher, TagScheme};
 
     fn fp(text: &str) -> Fingerprint {
         let mut h = TagHasher::with_digest(TagScheme::Rho);

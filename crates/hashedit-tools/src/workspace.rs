@@ -62,6 +62,26 @@ pub const MAX_PATH_BYTES: usize = 1023;
 
 /// A workspace: the directory the tools may read and write, plus the
 /// per-call output budget and the tag scheme that mints snapshot tags.
+///
+/// Every path a tool takes is resolved inside the root; one that leaves it
+/// (by `..` or by a symbolic link) is refused.
+///
+/// ```
+/// use hashedit_tools::{ErrorKind, Resolve, Workspace};
+///
+/// let dir = tempfile::tempdir()?;
+/// std::fs::write(dir.path().join("a.txt"), "one\n")?;
+/// let ws = Workspace::new(dir.path())?.with_max_output_bytes(4_000);
+/// assert_eq!(ws.max_output_bytes(), 4_000);
+///
+/// let file = ws.resolve("a.txt", Resolve::Existing)?;
+/// assert_eq!(file.display, "a.txt");
+/// assert_eq!(file.target, ws.root().join("a.txt"));
+///
+/// let outside = ws.resolve("../a.txt", Resolve::Existing).unwrap_err();
+/// assert_eq!(outside.kind, ErrorKind::PathOutsideWorkspace);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Workspace {
     /// Canonical absolute root (no symlinks, no `.`/`..`).
@@ -120,7 +140,7 @@ impl Workspace {
     /// Opens a workspace rooted at `root`, which is canonicalised.
     ///
     /// Defaults: output budget
-    /// [`hashedit_core::truncate::DEFAULT_MAX_OUTPUT_BYTES`] (64,000 bytes), tag
+    /// [`hashedit_core::DEFAULT_MAX_OUTPUT_BYTES`] (64,000 bytes), tag
     /// scheme [`TagScheme::Rho`].
     ///
     /// # Errors
@@ -162,7 +182,7 @@ impl Workspace {
         Ok(Workspace {
             root: canonical,
             alias,
-            max_output_bytes: hashedit_core::truncate::DEFAULT_MAX_OUTPUT_BYTES,
+            max_output_bytes: hashedit_core::DEFAULT_MAX_OUTPUT_BYTES,
             tag_scheme: TagScheme::default(),
             protection: Protection::default(),
         })

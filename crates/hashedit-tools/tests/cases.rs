@@ -7,10 +7,10 @@ use std::fs;
 use std::os::unix::fs::{PermissionsExt, symlink};
 use std::path::Path;
 
-use hashedit_tools::args::{EditArgs, GrepArgs, ReadFileArgs, WriteArgs};
-use hashedit_tools::tools::{self, EditMode};
-use hashedit_tools::workspace::Workspace;
-use hashedit_tools::{ErrorKind, Outcome, ToolContext, ToolResult};
+use hashedit_tools::{
+    EditArgs, EditMode, ErrorKind, GrepArgs, Outcome, ReadFileArgs, ToolContext, ToolResult,
+    Workspace, WriteArgs,
+};
 
 struct Ws {
     dir: tempfile::TempDir,
@@ -45,7 +45,7 @@ impl Ws {
     }
 
     fn read(&self, name: &str) -> ToolResult<Outcome> {
-        tools::read_file(
+        hashedit_tools::read_file(
             &self.cx(),
             &ReadFileArgs {
                 path: name.into(),
@@ -61,7 +61,7 @@ impl Ws {
     }
 
     fn edit(&self, doc: &str) -> ToolResult<Outcome> {
-        tools::edit(&self.cx(), &EditArgs::new(doc), EditMode::Apply)
+        hashedit_tools::edit(&self.cx(), &EditArgs::new(doc), EditMode::Apply)
     }
 
     /// `edit` with `force`: the guards report instead of refusing.
@@ -70,11 +70,11 @@ impl Ws {
             input: doc.into(),
             force: Some(true),
         };
-        tools::edit(&self.cx(), &args, EditMode::Apply)
+        hashedit_tools::edit(&self.cx(), &args, EditMode::Apply)
     }
 
     fn write(&self, name: &str, content: &str) -> ToolResult<Outcome> {
-        tools::write(
+        hashedit_tools::write(
             &self.cx(),
             &WriteArgs {
                 path: name.into(),
@@ -85,7 +85,7 @@ impl Ws {
     }
 
     fn grep(&self, pattern: &str) -> ToolResult<Outcome> {
-        tools::grep(
+        hashedit_tools::grep(
             &self.cx(),
             &GrepArgs {
                 pattern: pattern.into(),
@@ -393,7 +393,7 @@ fn b19_symlinks_cannot_escape_the_workspace() {
     let ws = Workspace::new(&proj).unwrap();
     let cx = ToolContext::new(&ws);
     let read = |p: &str| {
-        tools::read_file(
+        hashedit_tools::read_file(
             &cx,
             &ReadFileArgs {
                 path: p.into(),
@@ -414,7 +414,7 @@ fn b19_symlinks_cannot_escape_the_workspace() {
         read(&abs).unwrap_err().kind,
         ErrorKind::PathOutsideWorkspace
     );
-    let written = tools::write(
+    let written = hashedit_tools::write(
         &cx,
         &WriteArgs {
             path: "out/new.txt".into(),
@@ -424,7 +424,7 @@ fn b19_symlinks_cannot_escape_the_workspace() {
     );
     assert_eq!(written.unwrap_err().kind, ErrorKind::PathOutsideWorkspace);
     assert!(!outside.join("new.txt").exists());
-    let grep = tools::grep(
+    let grep = hashedit_tools::grep(
         &cx,
         &GrepArgs {
             pattern: "secret".into(),
@@ -751,7 +751,7 @@ fn trial_omp_scheme_refuses_files_with_lone_carriage_returns() {
     // Same omp tag as "a\nb\nc\n", whose line 2 is "b"; here line 2 is "c".
     let tag = hashedit_core::TagScheme::Omp.tag_of(b"a\nb\nc\n");
     assert_eq!(tag, hashedit_core::TagScheme::Omp.tag_of(b"a\rb\nc\n"));
-    let err = tools::edit(
+    let err = hashedit_tools::edit(
         &cx,
         &EditArgs::new(format!("[o.txt#{tag}]\nPUT 2:\n+B")),
         EditMode::Apply,

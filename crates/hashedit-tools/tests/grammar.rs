@@ -5,10 +5,9 @@
 use std::fs;
 use std::path::Path;
 
-use hashedit_tools::args::EditArgs;
-use hashedit_tools::tools::{self, EditMode};
-use hashedit_tools::workspace::Workspace;
-use hashedit_tools::{ErrorKind, Outcome, Session, ToolContext, ToolError};
+use hashedit_tools::{
+    EditArgs, EditMode, ErrorKind, Outcome, Session, ToolContext, ToolError, Workspace,
+};
 
 fn tag(bytes: &str) -> String {
     hashedit_core::TagScheme::Rho
@@ -28,7 +27,7 @@ fn setup(files: &[(&str, &str)]) -> (tempfile::TempDir, Workspace) {
 }
 
 fn edit(cx: &ToolContext, doc: &str) -> Result<Outcome, ToolError> {
-    tools::edit(cx, &EditArgs::new(doc), EditMode::Apply)
+    hashedit_tools::edit(cx, &EditArgs::new(doc), EditMode::Apply)
 }
 
 fn read(root: &Path, name: &str) -> Option<String> {
@@ -162,7 +161,7 @@ fn dry_runs_name_file_ops_and_tiny_budgets_keep_the_headers() {
         tag("a\nb\n"),
         tag("x\n")
     );
-    let out = tools::edit(&cx, &EditArgs::new(doc.clone()), EditMode::DryRun).unwrap();
+    let out = hashedit_tools::edit(&cx, &EditArgs::new(doc.clone()), EditMode::DryRun).unwrap();
     assert_eq!(
         out.text,
         "MV: r.txt would move to moved/r2.txt\n--- a/r.txt\n+++ b/r.txt\n@@ -1,2 +1,2 @@\n-a\n+A\n b\n\

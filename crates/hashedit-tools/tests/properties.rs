@@ -4,10 +4,7 @@
 
 use std::fs;
 
-use hashedit_tools::ToolContext;
-use hashedit_tools::args::EditArgs;
-use hashedit_tools::tools::{self, EditMode};
-use hashedit_tools::workspace::Workspace;
+use hashedit_tools::{EditArgs, EditMode, ToolContext, Workspace};
 use proptest::prelude::*;
 
 /// One random op over a file of up to `n` lines, valid or not: numbers
@@ -59,7 +56,7 @@ proptest! {
             let tb = if stale_b { "0000".to_string() } else { tag(&b) };
             doc.push_str(&format!("[b.txt#{tb}]\n{}\n", ops_b.join("\n")));
         }
-        let result = tools::edit(&cx, &EditArgs::new(doc.clone()), EditMode::Apply);
+        let result = hashedit_tools::edit(&cx, &EditArgs::new(doc.clone()), EditMode::Apply);
         let after_a = fs::read_to_string(dir.path().join("a.txt")).unwrap();
         let after_b = fs::read_to_string(dir.path().join("b.txt")).unwrap();
         match result {

@@ -8,10 +8,10 @@
 
 use std::fs;
 
-use hashedit_tools::args::{EditArgs, GlobArgs, GrepArgs, ListDirArgs, ReadFileArgs, WriteArgs};
-use hashedit_tools::tools::{self, EditMode};
-use hashedit_tools::workspace::Workspace;
-use hashedit_tools::{ErrorKind, Outcome, ToolContext, ToolResult};
+use hashedit_tools::{
+    EditArgs, EditMode, ErrorKind, GlobArgs, GrepArgs, ListDirArgs, Outcome, ReadFileArgs,
+    ToolContext, ToolResult, Workspace, WriteArgs,
+};
 
 struct Ws {
     dir: tempfile::TempDir,
@@ -39,7 +39,7 @@ impl Ws {
     }
 
     fn read(&self, path: &str) -> ToolResult<Outcome> {
-        tools::read_file(
+        hashedit_tools::read_file(
             &self.cx(),
             &ReadFileArgs {
                 path: path.into(),
@@ -53,11 +53,11 @@ impl Ws {
             pattern: pattern.into(),
             ..Default::default()
         };
-        tools::grep(&self.cx(), &args).unwrap()
+        hashedit_tools::grep(&self.cx(), &args).unwrap()
     }
 
     fn edit(&self, doc: &str) -> ToolResult<Outcome> {
-        tools::edit(&self.cx(), &EditArgs::new(doc), EditMode::Apply)
+        hashedit_tools::edit(&self.cx(), &EditArgs::new(doc), EditMode::Apply)
     }
 }
 
@@ -145,7 +145,7 @@ fn read_prints_one_line_headers_and_accepts_the_quoted_spelling() {
 #[test]
 fn glob_and_list_dir_spellings_resolve_too() {
     let ws = Ws::new(&[("dir/a\tb.rs", "x\n")]);
-    let glob = tools::glob(
+    let glob = hashedit_tools::glob(
         &ws.cx(),
         &GlobArgs {
             pattern: "*.rs".into(),
@@ -156,7 +156,7 @@ fn glob_and_list_dir_spellings_resolve_too() {
     assert_eq!(glob.text, "\"dir/a\\tb.rs\"\n\n1 file");
     let from_glob = glob.text.lines().next().unwrap();
     assert!(ws.read(from_glob).is_ok());
-    let ls = tools::list_dir(
+    let ls = hashedit_tools::list_dir(
         &ws.cx(),
         &ListDirArgs {
             path: "dir".into(),
@@ -176,7 +176,7 @@ fn glob_and_list_dir_spellings_resolve_too() {
 #[test]
 fn a_quoted_directory_is_a_search_path() {
     let ws = Ws::new(&[("d\tir/a.rs", "needle\n")]);
-    let grep = tools::grep(
+    let grep = hashedit_tools::grep(
         &ws.cx(),
         &GrepArgs {
             pattern: "needle".into(),
@@ -190,7 +190,7 @@ fn a_quoted_directory_is_a_search_path() {
         grep.text,
         format!("[\"d\\tir/a.rs\"#{t}]\n1 | needle\n\n1 match in 1 file")
     );
-    let none = tools::grep(
+    let none = hashedit_tools::grep(
         &ws.cx(),
         &GrepArgs {
             pattern: "zzz".into(),
@@ -218,7 +218,7 @@ fn a_literal_name_in_quotes_stays_reachable() {
 #[test]
 fn write_creates_the_unescaped_name_and_reports_it_quoted() {
     let ws = Ws::new(&[]);
-    let out = tools::write(
+    let out = hashedit_tools::write(
         &ws.cx(),
         &WriteArgs {
             path: r#""made\there.txt""#.into(),
@@ -248,11 +248,11 @@ fn single_quoted_names_round_trip_and_never_hit_their_sibling() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("'y'"), "hello\n").unwrap();
     std::fs::write(dir.path().join("y"), "hello\n").unwrap();
-    let ws = hashedit_tools::workspace::Workspace::new(dir.path()).unwrap();
+    let ws = hashedit_tools::Workspace::new(dir.path()).unwrap();
     let cx = hashedit_tools::ToolContext::new(&ws);
-    let grep = hashedit_tools::tools::grep(
+    let grep = hashedit_tools::grep(
         &cx,
-        &hashedit_tools::args::GrepArgs {
+        &hashedit_tools::GrepArgs {
             pattern: "hello".into(),
             ..Default::default()
         },
@@ -266,10 +266,10 @@ fn single_quoted_names_round_trip_and_never_hit_their_sibling() {
         grep.text
     );
     let doc = format!("[\"'y'\"#{tag}]\nPUT 1:\n+EDITED\n");
-    hashedit_tools::tools::edit(
+    hashedit_tools::edit(
         &cx,
-        &hashedit_tools::args::EditArgs::new(doc),
-        hashedit_tools::tools::EditMode::Apply,
+        &hashedit_tools::EditArgs::new(doc),
+        hashedit_tools::EditMode::Apply,
     )
     .unwrap();
     assert_eq!(
@@ -290,11 +290,11 @@ fn names_that_look_like_apply_patch_noise_round_trip() {
     let odd = "*** Update File: x.txt";
     std::fs::write(dir.path().join(odd), "hello\n").unwrap();
     std::fs::write(dir.path().join("x.txt"), "hello\n").unwrap();
-    let ws = hashedit_tools::workspace::Workspace::new(dir.path()).unwrap();
+    let ws = hashedit_tools::Workspace::new(dir.path()).unwrap();
     let cx = hashedit_tools::ToolContext::new(&ws);
-    let read = hashedit_tools::tools::read_file(
+    let read = hashedit_tools::read_file(
         &cx,
-        &hashedit_tools::args::ReadFileArgs {
+        &hashedit_tools::ReadFileArgs {
             path: format!("\"{odd}\""),
             ..Default::default()
         },
@@ -307,10 +307,10 @@ fn names_that_look_like_apply_patch_noise_round_trip() {
         "{}",
         read.text
     );
-    let out = hashedit_tools::tools::edit(
+    let out = hashedit_tools::edit(
         &cx,
-        &hashedit_tools::args::EditArgs::new(format!("{header}\nPUT 1:\n+EDITED\n")),
-        hashedit_tools::tools::EditMode::Apply,
+        &hashedit_tools::EditArgs::new(format!("{header}\nPUT 1:\n+EDITED\n")),
+        hashedit_tools::EditMode::Apply,
     )
     .unwrap();
     assert!(!out.text.contains("warning"), "{}", out.text);

@@ -4,10 +4,9 @@
 
 use std::fs;
 
-use hashedit_tools::args::{EditArgs, ReadFileArgs};
-use hashedit_tools::tools::{self, EditMode};
-use hashedit_tools::workspace::Workspace;
-use hashedit_tools::{ErrorKind, Session, ToolContext};
+use hashedit_tools::{
+    EditArgs, EditMode, ErrorKind, ReadFileArgs, Session, ToolContext, Workspace,
+};
 
 fn setup(content: &str) -> (tempfile::TempDir, Workspace, Session) {
     let dir = tempfile::tempdir().unwrap();
@@ -28,7 +27,7 @@ fn put_f_txt(dir: &tempfile::TempDir, content: impl AsRef<[u8]>) {
 }
 
 fn read_tag(cx: &ToolContext) -> String {
-    let out = tools::read_file(
+    let out = hashedit_tools::read_file(
         cx,
         &ReadFileArgs {
             path: "f.txt".into(),
@@ -43,7 +42,7 @@ fn edit(
     cx: &ToolContext,
     doc: String,
 ) -> Result<hashedit_tools::Outcome, hashedit_tools::ToolError> {
-    tools::edit(cx, &EditArgs::new(doc), EditMode::Apply)
+    hashedit_tools::edit(cx, &EditArgs::new(doc), EditMode::Apply)
 }
 
 #[test]
@@ -189,9 +188,9 @@ fn a_rebased_edit_consumes_the_snapshot_it_was_written_against() {
 fn b05_grep_headers_are_remembered_too() {
     let (dir, ws, session) = setup("alpha\nbeta\n");
     let cx = ToolContext::new(&ws).with_session(&session);
-    let out = tools::grep(
+    let out = hashedit_tools::grep(
         &cx,
-        &hashedit_tools::args::GrepArgs {
+        &hashedit_tools::GrepArgs {
             pattern: "beta".into(),
             ..Default::default()
         },
@@ -221,9 +220,9 @@ fn a_broad_grep_does_not_push_out_a_reads_fingerprint() {
     }
     let cx = ToolContext::new(&ws).with_session(&session);
     let t = read_tag(&cx);
-    tools::grep(
+    hashedit_tools::grep(
         &cx,
-        &hashedit_tools::args::GrepArgs {
+        &hashedit_tools::GrepArgs {
             pattern: "needle".into(),
             max_results: Some(1000),
             max_per_file: Some(1),
@@ -249,9 +248,9 @@ fn the_newest_snapshot_served_under_a_tag_is_the_one_it_names() {
     let cx = ToolContext::new(&ws).with_session(&session);
     let t = read_tag(&cx);
     let v2 = "// build 075ab-002d6\nalpha\nbeta\n";
-    let out = tools::write(
+    let out = hashedit_tools::write(
         &cx,
-        &hashedit_tools::args::WriteArgs {
+        &hashedit_tools::WriteArgs {
             path: "f.txt".into(),
             content: v2.into(),
             tag: None,
@@ -274,7 +273,7 @@ fn a_missing_path_under_a_served_tag_suggests_the_file_that_was_served() {
     let ws = Workspace::new(dir.path()).unwrap();
     let session = Session::new();
     let cx = ToolContext::new(&ws).with_session(&session);
-    let out = tools::read_file(
+    let out = hashedit_tools::read_file(
         &cx,
         &ReadFileArgs {
             path: "src/deep/f.txt".into(),

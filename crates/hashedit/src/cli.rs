@@ -6,12 +6,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use hashedit_core::TagScheme;
-use hashedit_tools::args::{
-    ContextLines, EditArgs, GlobArgs, GrepArgs, ListDirArgs, OutputMode, ReadFileArgs, WriteArgs,
+use hashedit_tools::{
+    ContextLines, EditArgs, EditMode, ErrorKind, GlobArgs, GrepArgs, ListDirArgs, Outcome,
+    OutputMode, Protection, ReadFileArgs, Session, ToolContext, ToolError, ToolName, ToolResult,
+    Workspace, WriteArgs,
 };
-use hashedit_tools::tools::EditMode;
-use hashedit_tools::workspace::{Protection, Workspace};
-use hashedit_tools::{ErrorKind, Outcome, Session, ToolContext, ToolError, ToolResult, tools};
 use serde_json::json;
 
 use crate::registry::Registry;
@@ -41,7 +40,7 @@ struct Cli {
     #[arg(long, global = true, value_enum, default_value_t = Scheme::Rho)]
     tag_scheme: Scheme,
     /// Output budget for successful replies, in bytes.
-    #[arg(long, global = true, value_name = "N", default_value_t = hashedit_core::truncate::DEFAULT_MAX_OUTPUT_BYTES)]
+    #[arg(long, global = true, value_name = "N", default_value_t = hashedit_core::DEFAULT_MAX_OUTPUT_BYTES)]
     max_output_bytes: usize,
     /// Print one JSON object: {"ok","text","data"} or {"ok","error":{"kind","message"}}.
     #[arg(long, global = true)]
@@ -237,6 +236,21 @@ next edit without a re-read.
 A refusal says what to do: a 'try:' line is the fix to copy; --force writes a document a guard
 refused exactly as sent (never past a stale tag, an overlap or a line out of range).
 The whole format: docs/FORMAT.md.";
+
+impl Command {
+    /// The tool a subcommand runs; `None` for `mcp`, which serves them all.
+    fn tool(&self) -> Option<ToolName> {
+        match self {
+            Command::Read { .. } => Some(ToolName::ReadFile),
+            Command::Grep { .. } => Some(ToolName::Grep),
+            Command::Glob { .. } => Some(ToolName::Glob),
+            Command::Ls { .. } => Some(ToolName::ListDir),
+            Command::Write { .. } => Some(ToolName::Write),
+            Command::Edit { .. } => Some(ToolName::Edit),
+            Command::Mcp { .. } | Command::Completions { .. } | Command::Man { .. } => None,
+        }
+    }
+}
 
 /// Parses the command line, runs the tool, prints, and returns the exit code.
 pub fn run() -> ExitCode {
@@ -440,7 +454,7 @@ fn execute(cli: Cli) -> Result<ToolResult<(Outcome, Printed)>, String> {
     let session = Session::new();
     let registry = Registry::from_env();
     let loaded = match &registry {
-        Some(registry) if matches!(cli.command, Command::Edit { .. }) => {
+        Some(registry) if cli.command.tool() == Some(ToolName::Edit) => {
             registry.load_into(&session)
         }
         _ => Vec::new(),
@@ -484,7 +498,7 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             path,
             offset,
             limit,
-        } => plain(tools::read_file(
+        } => plain(hashedit_tools::read_file(
             cx,
             &ReadFileArgs {
                 path,
@@ -507,7 +521,7 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             max_results,
             max_per_file,
             output_mode,
-        } => search(tools::grep(
+        } => search(hashedit_tools::grep(
             cx,
             &GrepArgs {
                 pattern,
@@ -537,7 +551,7 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             hidden,
             no_ignore,
             max_results,
-        } => search(tools::glob(
+        } => search(hashedit_tools::glob(
             cx,
             &GlobArgs {
                 pattern,
@@ -547,7 +561,7 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
                 max_results,
             },
         )),
-        Command::Ls { path, hidden } => plain(tools::list_dir(
+        Command::Ls { path, hidden } => plain(hashedit_tools::list_dir(
             cx,
             &ListDirArgs {
                 path: path.unwrap_or_else(|| ".".into()),
@@ -555,11 +569,11 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             },
         )),
         Command::Write { path, tag } => {
-            let content = match read_stdin_text("write")? {
+            let content = match read_stdin_text(ToolName::Write)? {
                 Ok(content) => content,
                 Err(error) => return Ok(Err(error)),
             };
-            plain(tools::write(cx, &WriteArgs { path, content, tag }))
+            plain(hashedit_tools::write(cx, &WriteArgs { path, content, tag }))
         }
         Command::Edit {
             input,
@@ -585,9 +599,9 @@ fn run_edit(
             let source = file.display().to_string();
             let opened =
                 std::fs::File::open(&file).map_err(|e| format!("cannot read {source}: {e}"))?;
-            read_bounded_text(opened, &source, "edit")?
+            read_bounded_text(opened, &source, ToolName::Edit)?
         }
-        None => read_stdin_text("edit")?,
+        None => read_stdin_text(ToolName::Edit)?,
     };
     let document = match document {
         Ok(document) => document,
@@ -598,7 +612,7 @@ fn run_edit(
     } else {
         EditMode::Apply
     };
-    Ok(tools::edit(
+    Ok(hashedit_tools::edit(
         cx,
         &EditArgs {
             input: document,
@@ -658,10 +672,10 @@ fn warn_dropped_registers(outcome: &mut Outcome) {
 /// than the largest file `edit` loads. Reading stops one byte past the
 /// limit, so an endless source (`/dev/zero`, a runaway pipe) costs bounded
 /// memory and time instead of growing the process without end.
-const MAX_INPUT_BYTES: u64 = hashedit_tools::tools::EDIT_MAX_BYTES;
+const MAX_INPUT_BYTES: u64 = hashedit_tools::EDIT_MAX_BYTES;
 
 /// Reads `command`'s input from stdin (see [`read_bounded_text`]).
-fn read_stdin_text(command: &str) -> Result<ToolResult<String>, String> {
+fn read_stdin_text(command: ToolName) -> Result<ToolResult<String>, String> {
     let stdin = std::io::stdin();
     if stdin.is_terminal() {
         return Err(format!(
@@ -678,7 +692,7 @@ fn read_stdin_text(command: &str) -> Result<ToolResult<String>, String> {
 fn read_bounded_text(
     reader: impl Read,
     source: &str,
-    command: &str,
+    command: ToolName,
 ) -> Result<ToolResult<String>, String> {
     let mut bytes = Vec::new();
     reader

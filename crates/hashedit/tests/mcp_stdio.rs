@@ -642,7 +642,7 @@ fn prompts_offer_the_guide_and_resources_are_empty() {
     let text = guide["result"]["messages"][0]["content"]["text"]
         .as_str()
         .unwrap();
-    assert_eq!(text, hashedit_mcp::catalog::GUIDE);
+    assert_eq!(text, hashedit_mcp::GUIDE);
     assert_eq!(guide["result"]["messages"][0]["role"], "user");
     let unknown = server.request(3, "prompts/get", json!({"name": "other"}));
     assert_eq!(unknown["error"]["code"], -32602, "{unknown}");

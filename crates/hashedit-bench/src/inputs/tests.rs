@@ -2,8 +2,8 @@ use super::*;
 
 /// The bytes `doc` (one section, correct tag) makes of `bytes`.
 fn apply(display: &str, bytes: &[u8], doc: &str) -> Vec<u8> {
-    use hashedit_core::edit::{EditSettings, FileInput, NoHistory, edit_file};
-    let parsed = hashedit_core::parse::parse(doc).unwrap();
+    use hashedit_core::{EditSettings, FileInput, NoHistory, edit_file};
+    let parsed = hashedit_core::parse(doc).unwrap();
     let input = FileInput {
         section: &parsed.sections[0],
         display,
@@ -11,7 +11,7 @@ fn apply(display: &str, bytes: &[u8], doc: &str) -> Vec<u8> {
         bytes,
     };
     let settings = EditSettings::new(TagScheme::Rho);
-    let mut registers = hashedit_core::lower::Registers::default();
+    let mut registers = hashedit_core::Registers::default();
     edit_file(&input, &settings, &NoHistory, &mut registers)
         .unwrap()
         .bytes
@@ -48,7 +48,7 @@ fn inputs_are_deterministic_and_well_formed() {
 
 #[test]
 fn source_parses_as_rust_before_and_after_an_edit() {
-    use hashedit_core::block::BlockResolver;
+    use hashedit_core::BlockResolver;
     let blocks = hashedit_blocks::TreeSitterBlocks::new();
     let bytes = source_text(2000, 3);
     let text = std::str::from_utf8(&bytes).unwrap();
@@ -68,7 +68,7 @@ fn source_parses_as_rust_before_and_after_an_edit() {
 fn documents_apply_to_their_file() {
     let bytes = source_text(1000, 1);
     let doc = edit_document("f.rs", &bytes, TagScheme::Rho, 100, "");
-    let parsed = hashedit_core::parse::parse(&doc).unwrap();
+    let parsed = hashedit_core::parse(&doc).unwrap();
     assert_eq!(parsed.sections[0].ops.len(), 100);
     assert_eq!(line_count(&apply("f.rs", &bytes, &doc)), 1000);
 }

@@ -7,8 +7,7 @@
 #![allow(dead_code)]
 
 use hashedit_blocks::TreeSitterBlocks;
-use hashedit_core::block::{BlockIndex, BlockResolution, Unresolvable};
-use hashedit_core::document::LineRange;
+use hashedit_core::{BlockIndex, BlockResolution, LineRange, Unresolvable};
 
 /// One annotated line.
 pub struct Row<'s> {

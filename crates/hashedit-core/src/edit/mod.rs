@@ -53,7 +53,6 @@ pub use history::{NoHistory, SnapshotHistory, TagCheck};
 pub use indent::{Indent, IndentEvidence, IndentMismatch, LostIndentation};
 pub use reading::{Reading, ReadingKind};
 pub use repair::Repair;
-pub use report::MAX_SUMMARY_PARTS;
 pub use slip::{DroppedBlank, Shift, ShortRange};
 
 use indent::{TabRole, indent_mismatch};
@@ -159,6 +158,31 @@ impl FileEdit {
 ///
 /// Errors: a [`FileEditError`] whose failure says why, with a live
 /// snapshot to retry from; nothing is to be written.
+///
+/// ```
+/// use hashedit_core::{
+///     EditFailure, EditSettings, FileInput, NoHistory, Registers, TagScheme, edit_file, parse,
+/// };
+///
+/// let bytes = b"fn a() {}\nfn b() {}\n";
+/// let tag = TagScheme::Rho.tag_of(bytes);
+/// let settings = EditSettings::new(TagScheme::Rho);
+///
+/// // Against the live tag: applied, with the new bytes and a preview.
+/// let doc = parse(&format!("[a.rs#{tag}]\nPUT 2:\n+fn b() {{ todo!() }}\n"))?;
+/// let input = FileInput { section: &doc.sections[0], display: "a.rs", result_display: "a.rs", bytes };
+/// let edit = edit_file(&input, &settings, &NoHistory, &mut Registers::default())?;
+/// assert_eq!(edit.bytes, b"fn a() {}\nfn b() { todo!() }\n");
+/// assert_ne!(edit.new_tag(), tag);
+///
+/// // Against another tag: refused, with a live snapshot to retry from.
+/// let stale = parse("[a.rs#0000]\nPUT 2:\n+fn c() {}\n")?;
+/// let input = FileInput { section: &stale.sections[0], ..input };
+/// let error = edit_file(&input, &settings, &NoHistory, &mut Registers::default()).unwrap_err();
+/// assert!(matches!(error.failure, EditFailure::StaleTag { .. }));
+/// assert!(error.snapshot.starts_with(&format!("[a.rs#{tag}]")));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn edit_file(
     input: &FileInput,
     settings: &EditSettings,

@@ -23,6 +23,7 @@ pub struct ParseError {
 
 /// The kinds of parse failure.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Problem {
     /// The document has no `[path#TAG]` section.
     NoSections,
@@ -100,6 +101,7 @@ pub enum Problem {
 
 /// Why a locator is invalid.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum LocatorProblem {
     /// `N.` — a range cut short after the start.
     Truncated,
@@ -127,6 +129,7 @@ pub enum LocatorProblem {
 
 /// What a row without `+` looks like, to tailor the advice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RowShape {
     /// `12:text` or `12 | text`: a row copied from a read or grep.
     NumberedRow,
@@ -148,6 +151,7 @@ pub enum RowShape {
 
 /// Lines of other patch formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ForeignShape {
     /// `*** Update File: …` and friends (apply_patch).
     ApplyPatch,

@@ -4,6 +4,7 @@
 use super::Parser;
 use super::error::{ParseError, Problem, err};
 use super::marker;
+use crate::document::WarningKind;
 use crate::tag::SnapshotTag;
 
 impl Parser {
@@ -20,7 +21,7 @@ impl Parser {
             && marker(&format!("[{before}]")).is_some()
         {
             inner = after;
-            self.warn(number, "ignored the envelope marker before the header");
+            self.warn(number, WarningKind::EnvelopeBeforeHeader);
         }
         let Some((path, tag)) = inner.rsplit_once('#') else {
             let fix = (!inner.trim().is_empty()).then(|| format!("[{}#TAG]", inner.trim()));
@@ -42,15 +43,16 @@ impl Parser {
         if let Some(noise) = noise {
             self.warn(
                 number,
-                format!("read the header as [{path}#{tag}] (dropped {noise})"),
+                WarningKind::HeaderNoise {
+                    path: path.clone(),
+                    tag,
+                    dropped: noise,
+                },
             );
         }
         if tag_text.bytes().any(|b| b.is_ascii_lowercase()) && !self.once.lowercase_tag {
             self.once.lowercase_tag = true;
-            self.warn(
-                number,
-                format!("read the tag as {tag}; tags are printed in capitals"),
-            );
+            self.warn(number, WarningKind::LowercaseTag(tag));
         }
         Ok((path, tag))
     }

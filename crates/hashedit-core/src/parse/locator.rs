@@ -3,11 +3,11 @@
 
 use super::PutTarget;
 use super::error::LocatorProblem;
-use crate::document::{Gap, LineRange, Target};
+use crate::document::{Gap, LineRange, Target, WarningKind};
 
 pub(super) fn parse_put_locator(
     locator: &str,
-) -> Result<(PutTarget, Option<String>), LocatorProblem> {
+) -> Result<(PutTarget, Option<WarningKind>), LocatorProblem> {
     if let Some(rest) = locator.strip_prefix('<') {
         let rest = rest.trim();
         if rest.starts_with('$') {
@@ -15,10 +15,8 @@ pub(super) fn parse_put_locator(
         }
         if let Some(line) = rest.strip_suffix('*') {
             let line = parse_line(line.trim())?;
-            let message = format!(
-                "read PUT <{line}*: as PUT <{line}: (inserting before a block is inserting before its line)"
-            );
-            return Ok((PutTarget::Insert(Gap::Before(line)), Some(message)));
+            let warning = WarningKind::BlockBeforeInsert(line);
+            return Ok((PutTarget::Insert(Gap::Before(line)), Some(warning)));
         }
         return parse_line(rest).map(|n| (PutTarget::Insert(Gap::Before(n)), None));
     }
@@ -43,7 +41,7 @@ pub(super) fn parse_put_locator(
 /// names a non-canonical separator.
 pub(super) fn parse_target_with_warning(
     text: &str,
-) -> Result<(Target, Option<String>), LocatorProblem> {
+) -> Result<(Target, Option<WarningKind>), LocatorProblem> {
     let text = text.trim();
     if let Some(line) = text.strip_suffix('*') {
         let line = line.trim_end();
@@ -62,11 +60,10 @@ pub(super) fn parse_target_with_warning(
     }
     let warning = separator
         .filter(|s| !matches!(s.as_str(), ".=" | "-" | ".."))
-        .map(|s| {
-            format!(
-                "read the range separator '{s}' in '{text}' as '.='; write {}",
-                range.canonical()
-            )
+        .map(|separator| WarningKind::RangeSeparator {
+            separator,
+            locator: text.to_string(),
+            canonical: range.canonical(),
         });
     Ok((Target::Lines(range), warning))
 }

@@ -23,7 +23,7 @@
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
-use crate::document::{Document, Gap, Op, OpKind, Pasted, Section, Target, Warning};
+use crate::document::{Document, Gap, Op, OpKind, Pasted, Section, Target, Warning, WarningKind};
 
 mod error;
 mod header;
@@ -117,11 +117,8 @@ fn marker(trimmed: &str) -> Option<Marker> {
 }
 
 impl Parser {
-    fn warn(&mut self, line: usize, message: impl Into<String>) {
-        self.warnings.push(Warning {
-            line,
-            message: message.into(),
-        });
+    fn warn(&mut self, line: usize, kind: WarningKind) {
+        self.warnings.push(Warning { line, kind });
     }
 
     fn run(mut self, input: &str) -> Result<Document, ParseError> {
@@ -131,13 +128,7 @@ impl Parser {
         // are read as blank lines: every other line keeps its number.
         let fence = outer_fence(input);
         if let Some((open, close)) = fence {
-            self.warn(
-                open,
-                format!(
-                    "read the document without the Markdown code fence around it (lines {open} and \
-                     {close}); send it as plain text, starting with its header"
-                ),
-            );
+            self.warn(open, WarningKind::OuterFence { open, close });
         }
         let mut lines = input.lines().enumerate().map(|(index, raw)| {
             let fenced = fence.is_some_and(|(open, close)| index + 1 == open || index + 1 == close);
@@ -154,10 +145,7 @@ impl Parser {
                     Marker::Begin => {
                         if !self.once.envelope {
                             self.once.envelope = true;
-                            self.warn(
-                                number,
-                                "ignored the '*** Begin Patch' envelope line; it is not needed",
-                            );
+                            self.warn(number, WarningKind::BeginPatchEnvelope);
                         }
                         continue;
                     }
@@ -233,9 +221,9 @@ impl Parser {
             if spelled_op {
                 self.warn(
                     number,
-                    format!(
-                        "the body row '+{row}' spells an op; it is written to the file as text"
-                    ),
+                    WarningKind::BodyRowSpellsOp {
+                        row: row.to_string(),
+                    },
                 );
             }
             return Ok(true);
@@ -310,13 +298,7 @@ impl Parser {
         }
         if !trimmed.starts_with(keyword.name()) && !self.once.lowercase_keyword {
             self.once.lowercase_keyword = true;
-            self.warn(
-                number,
-                format!(
-                    "read the keyword as {}; ops are written in capitals",
-                    keyword.name()
-                ),
-            );
+            self.warn(number, WarningKind::LowercaseKeyword(keyword.name()));
         }
         self.last_bodiless = None;
         match keyword {
@@ -335,7 +317,7 @@ impl Parser {
         // body row may be an elision of real lines, so it is refused there.
         if is_view_metadata(trimmed) && (self.open.is_none() || trimmed.starts_with('[')) {
             self.close_put(None)?;
-            self.warn(number, "ignored a line copied from tool output (a footer or gap row); it is not part of the edit");
+            self.warn(number, WarningKind::ToolOutputLine);
             return Ok(());
         }
         if let Some(fix) = decorated_header_fix(trimmed) {
@@ -512,21 +494,12 @@ impl Parser {
                     | OpKind::Cut { .. }
                     | OpKind::PasteOver { .. }
                     | OpKind::Insert { .. } => {
-                        self.warn(
-                            op.line,
-                            format!(
-                                "{header} repeats document line {first_line} exactly; it was applied once"
-                            ),
-                        );
+                        self.warn(op.line, WarningKind::RepeatedOp { header, first_line });
                         continue;
                     }
-                    OpKind::Paste { .. } => self.warn(
-                        op.line,
-                        format!(
-                            "{header} repeats document line {first_line} exactly, so its rows are inserted \
-                             twice; drop one if that was not meant"
-                        ),
-                    ),
+                    OpKind::Paste { .. } => {
+                        self.warn(op.line, WarningKind::RepeatedPaste { header, first_line });
+                    }
                     // Once is what it means; twice says it twice.
                     OpKind::FinalNewline(_) => continue,
                     OpKind::Remove | OpKind::Move { .. } => {}

@@ -6,7 +6,7 @@ use super::error::{LocatorProblem, ParseError, Problem, err};
 use super::header::clean_path;
 use super::locator::{locator_fix, parse_put_locator, parse_target_with_warning};
 use super::{Bodiless, OpenPut, Parser, PutTarget};
-use crate::document::{FinalNewline, MAX_REGISTER_NAME, OpKind, Register};
+use crate::document::{FinalNewline, MAX_REGISTER_NAME, OpKind, Register, WarningKind};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Keyword {
@@ -196,18 +196,17 @@ impl Parser {
             let fix = locator_fix(&problem, locator).map(|l| format!("CUT {l}"));
             err(number, raw, Problem::BadLocator(problem), fix)
         })?;
-        if let Some(message) = warning {
-            self.warn(number, message);
+        if let Some(warning) = warning {
+            self.warn(number, warning);
         }
         let register = register.map_or(Register::Anonymous, Register::Named);
         let kind = OpKind::Cut { target, register };
         if colon {
             self.warn(
                 number,
-                format!(
-                    "ignored the ':' after CUT; write {}",
-                    kind.canonical_header()
-                ),
+                WarningKind::ColonAfterCut {
+                    canonical: kind.canonical_header(),
+                },
             );
         }
         self.push_op(number, kind);
@@ -287,7 +286,7 @@ impl Parser {
         let kind = OpKind::FinalNewline(state);
         let canonical = kind.canonical_header();
         if raw.trim() != canonical {
-            self.warn(number, format!("read the line as {canonical}"));
+            self.warn(number, WarningKind::FinalNewlineSpelling { canonical });
         }
         self.push_op(number, kind);
         self.last_bodiless = Some((number, Bodiless::FileOp));
@@ -300,8 +299,8 @@ impl Parser {
         locator: &str,
     ) -> Result<PutTarget, LocatorProblem> {
         let (target, warning) = parse_put_locator(locator)?;
-        if let Some(message) = warning {
-            self.warn(number, message);
+        if let Some(warning) = warning {
+            self.warn(number, warning);
         }
         Ok(target)
     }

@@ -372,7 +372,7 @@ fn envelopes_and_header_noise() {
     assert_eq!(doc.sections.len(), 1);
     assert_eq!(doc.sections[0].path, "my dir/f.ts");
     assert_eq!(doc.sections[0].tag, SnapshotTag(0x9C0D));
-    let texts: Vec<String> = doc.warnings.iter().map(|w| w.message.clone()).collect();
+    let texts: Vec<String> = doc.warnings.iter().map(|w| w.kind.to_string()).collect();
     assert_eq!(
         texts,
         vec![

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use hashedit_mcp::{ServeError, ServerOptions, serve};
-use hashedit_tools::workspace::Workspace;
+use hashedit_tools::Workspace;
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, Implementation,
     ProtocolVersion,

@@ -10,10 +10,10 @@ use std::sync::Mutex;
 
 use hashedit_core::TagScheme;
 use hashedit_peers::shape::{self, Shape};
-use hashedit_tools::args::{EditArgs, GrepArgs, ReadFileArgs, WriteArgs};
-use hashedit_tools::tools::{EditMode, edit, grep, read_file, write};
-use hashedit_tools::workspace::Workspace;
-use hashedit_tools::{ErrorKind, ToolContext};
+use hashedit_tools::{
+    EditArgs, EditMode, ErrorKind, GrepArgs, ReadFileArgs, ToolContext, Workspace, WriteArgs, edit,
+    grep, read_file, write,
+};
 
 /// Fixed seed of the default run; `HASHEDIT_DIFF_SEED` overrides it.
 pub const DEFAULT_SEED: u64 = 0x4841_5348_4544_4954; // "HASHEDIT"

@@ -123,13 +123,13 @@ pub struct LockedFile {
     pub(super) written: bool,
     /// Warnings of the writes so far (an extended attribute that could not
     /// be carried over); see [`LockedFile::take_warnings`].
-    pub(super) warnings: Vec<String>,
+    pub(super) warnings: Vec<super::CommitWarning>,
 }
 
 impl LockedFile {
-    /// The warnings the writes through this value left (one line each,
-    /// starting `warning:`), emptied.
-    pub fn take_warnings(&mut self) -> Vec<String> {
+    /// The warnings the writes through this value left (each displays as
+    /// one `warning:` line), emptied.
+    pub fn take_warnings(&mut self) -> Vec<super::CommitWarning> {
         std::mem::take(&mut self.warnings)
     }
 

@@ -9,15 +9,16 @@
 //! set `trusted.*` or another label, a file system may not take `user.*`)
 //! is named in a warning, and the edit goes on (FORMAT.md §6.4).
 
-use std::ffi::OsString;
 use std::fs::File;
 
 use xattr::FileExt;
 
-/// Copies every extended attribute of `from` onto `to`. Returns one
+use super::CommitWarning;
+
+/// Copies every extended attribute of `from` onto `to`. Returns the
 /// warning naming `display` and the attributes that could not be copied
 /// (none when every one was, or when the file system has none).
-pub(super) fn copy_xattrs(from: &File, to: &File, display: &str) -> Option<String> {
+pub(super) fn copy_xattrs(from: &File, to: &File, display: &str) -> Option<CommitWarning> {
     if !xattr::SUPPORTED_PLATFORM {
         return None;
     }
@@ -26,24 +27,14 @@ pub(super) fn copy_xattrs(from: &File, to: &File, display: &str) -> Option<Strin
         // lose.
         return None;
     };
-    let failed: Vec<OsString> = names.filter(|name| !copy_one(from, to, name)).collect();
-    if failed.is_empty() {
-        return None;
-    }
-    let listed: Vec<String> = failed
-        .iter()
+    let failed: Vec<String> = names
+        .filter(|name| !copy_one(from, to, name))
         .map(|name| name.to_string_lossy().into_owned())
         .collect();
-    Some(format!(
-        "warning: {display}: the new content was written, but {} could not be copied to it ({}); \
-         check them (getfattr -d, getfacl) and set them again if they matter",
-        if failed.len() == 1 {
-            "an extended attribute"
-        } else {
-            "some extended attributes"
-        },
-        listed.join(", ")
-    ))
+    (!failed.is_empty()).then(|| CommitWarning::XattrsNotCopied {
+        display: display.to_string(),
+        names: failed,
+    })
 }
 
 /// Copies the attribute `name`; false when it could not be read or set.

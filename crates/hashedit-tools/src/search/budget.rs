@@ -33,7 +33,7 @@ pub(crate) struct Fit {
 /// longer prefix can be the shorter reply, when its last unit closes a
 /// file whose `… more` line it no longer needs). If not even the summary
 /// fits, nothing but the summary is shown (the caller then applies the
-/// last-resort cut of [`hashedit_core::truncate::truncate_to_budget`]).
+/// last-resort cut of [`hashedit_core::truncate_to_budget`]).
 pub(crate) fn fit(units: &[usize], budget: usize, tail: impl Fn(usize, bool) -> usize) -> Fit {
     let body: usize = units.iter().sum();
     if units.is_empty() || body.saturating_add(tail(units.len(), false)) <= budget {

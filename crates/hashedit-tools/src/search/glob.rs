@@ -4,7 +4,7 @@ use std::ops::ControlFlow;
 use std::path::Path;
 
 use globset::{GlobBuilder, GlobMatcher, GlobSetBuilder};
-use hashedit_core::truncate::truncate_to_budget;
+use hashedit_core::truncate_to_budget;
 use serde_json::json;
 
 use super::budget::{fit, listing_tail, render_listing};
@@ -303,44 +303,22 @@ impl GlobSkipped {
     }
 }
 
-/// Lists files matching a glob, in walk order (reference-rho.md §5).
-///
-/// The pattern is matched against each file's path relative to
-/// `scope.target`; a pattern without `/` matches at any depth. When the
-/// target is a regular file, its workspace-relative path is matched and
-/// listed if it fits. Printed paths are workspace-relative (improvement
-/// over Rho, which prints them relative to the target).
-/// `max_results` defaults to 200 (at least 1; never lowered); the result
-/// cap is reported only when a path beyond it exists.
-///
-/// Text: paths one per line, spelled by
-/// [`crate::workspace::display_path`] (quoted and escaped when they hold a
-/// control character), a blank line, `{n} files` with the reasons the list
-/// may be incomplete in parentheses, joined by `; `: the output budget
-/// (`output budget of N bytes reached; narrow the pattern or path to see
-/// the rest`, replacing the result cap's reason), the result cap, the
-/// walk's entry or time limit, cancellation, matching special files not
-/// listed, and unreadable directories or entries; or
-/// `no files matching '{pattern}' under {display}` (plus reasons). The
-/// text shows the longest run of leading paths that fits in
-/// `max_output_bytes` with the summary; a path is never cut and `n` counts
-/// the paths shown.
-///
-/// Structured: `{"paths": [workspace-relative path shown, unquoted…],
-/// "count": n, "stop": null | "output_budget" | "result_limit" |
-/// "scan_limit" | "time_limit" | "cancelled", "skipped": {"special": 0,
-/// "unreadable_dirs": 0, "unreadable": 0}}`; `"output_budget"` wins over the
-/// walk's own stop.
-///
-/// Errors: [`ErrorKind::InvalidArguments`] `invalid glob '{pattern}': …`,
-/// raised before any file I/O; [`ErrorKind::NotARegularFile`] when the
-/// target is a FIFO, socket or device (never opened).
-pub fn glob(scope: &SearchScope, args: &GlobArgs, max_output_bytes: usize) -> ToolResult<Outcome> {
+/// [`glob_with`] with the default [`SearchOptions`].
+#[cfg(test)]
+pub(crate) fn glob(
+    scope: &SearchScope,
+    args: &GlobArgs,
+    max_output_bytes: usize,
+) -> ToolResult<Outcome> {
     glob_with(scope, args, max_output_bytes, &SearchOptions::default())
 }
 
-/// [`glob`] with explicit [`SearchOptions`] (time limit, entry limit,
-/// cancellation; `threads` is not used: glob reads no file contents).
+/// Lists files matching a glob, in walk order (reference-rho.md §5).
+///
+/// The output and the errors are the public tool's: see [`crate::glob`].
+///
+/// [`SearchOptions`] used: time limit, entry limit and
+/// cancellation (`threads` is not: glob reads no file contents).
 pub fn glob_with(
     scope: &SearchScope,
     args: &GlobArgs,

@@ -1,6 +1,6 @@
 //! The `list_dir` tool: the immediate entries of one directory.
 
-use hashedit_core::truncate::truncate_to_budget;
+use hashedit_core::truncate_to_budget;
 use serde_json::json;
 
 use super::budget::{fit, listing_tail, render_listing};
@@ -22,45 +22,18 @@ struct Entry {
     shown: String,
 }
 
-/// Lists the immediate entries of `scope.target` (reference-rho.md §0
-/// `list_dir`, with our own prose).
-///
-/// Not recursive; hidden and ignored entries are included, except
-/// hashedit's own unfinished temp files (`.hashedit-<16 hex>.tmp`, see
-/// [`is_temp_leftover`]) unless [`SearchOptions::leftovers`] shows them;
-/// its `.bak` backups are listed. Entries are
-/// sorted byte-wise by their displayed text; directories end with `/`;
-/// symbolic links are listed under their own name and never followed;
-/// anything else (FIFO, socket, device) is listed by name. Names are
-/// spelled by [`crate::workspace::display_path`]: one holding a control
-/// character is shown double-quoted with escapes (`"a\nb"`) so every entry
-/// stays on one line (a path can quote that name as one component:
-/// `dir/"a\nb"`). Entries are joined by `\n` with no trailing newline; an
-/// empty directory gives `(empty directory)`.
-///
-/// When the listing does not fit `max_output_bytes`, the longest run of
-/// leading entries that fits with a closing line is shown, no entry cut,
-/// followed by a blank line and `{shown} of {total} entries shown (output budget of N bytes
-/// reached; narrow the listing with glob to see the rest)`.
-///
-/// Structured: `{"path": display, "entries": [{"name": raw name (lossy
-/// UTF-8), "kind": "file" | "dir" | "symlink" | "other"}…], "total": n,
-/// "truncated": bool}`, where `entries` holds exactly the entries shown,
-/// `total` counts all of them and `truncated` says the budget left some
-/// out.
-///
-/// Errors: [`ErrorKind::NotARegularFile`] when the target is not a
-/// directory; I/O failures while listing map through [`ToolError::io`].
-pub fn list_dir(scope: &SearchScope, max_output_bytes: usize) -> ToolResult<Outcome> {
+/// [`list_dir_with`] with the default [`SearchOptions`].
+#[cfg(test)]
+pub(crate) fn list_dir(scope: &SearchScope, max_output_bytes: usize) -> ToolResult<Outcome> {
     list_dir_with(scope, max_output_bytes, &SearchOptions::default())
 }
 
-/// [`list_dir`] with explicit options; only [`SearchOptions::cancel`]
-/// applies (a listing reads no file and is not recursive).
+/// Lists the immediate entries of `scope.target` (reference-rho.md §0
 ///
-/// Errors: as [`list_dir`], and [`ErrorKind::Cancelled`] when the token is
-/// raised before the listing is complete (a partial listing would be
-/// sorted wrongly, so none is returned).
+/// The output and the errors are the public tool's: see [`crate::list_dir`].
+///
+/// Of the options only [`SearchOptions::cancel`] applies (a listing reads
+/// no file and is not recursive).
 pub fn list_dir_with(
     scope: &SearchScope,
     max_output_bytes: usize,

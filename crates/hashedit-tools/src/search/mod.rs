@@ -1,4 +1,4 @@
-//! The search tools: [`grep`], [`glob`] and [`list_dir`].
+//! The search tools: [`grep_with`], [`glob_with`] and [`list_dir_with`].
 //!
 //! All three work on a [`SearchScope`] whose paths the caller has already
 //! resolved and confined to the workspace; nothing here interprets a user
@@ -25,7 +25,7 @@
 //! out it says so (`output budget of N bytes reached; …`) with counts, text
 //! and structured data describing exactly the rows shown. Only a budget too
 //! small for the summary line alone falls back to
-//! [`hashedit_core::truncate::truncate_to_budget`].
+//! [`hashedit_core::truncate_to_budget`].
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -38,9 +38,9 @@ mod grep;
 mod list_dir;
 mod walk;
 
-pub use glob::{glob, glob_with};
-pub use grep::{grep, grep_with};
-pub use list_dir::{list_dir, list_dir_with};
+pub use glob::glob_with;
+pub use grep::grep_with;
+pub use list_dir::list_dir_with;
 
 /// Default cap on results for `grep` (matching lines in content mode, files
 /// otherwise) and `glob` (paths) (reference-rho.md §4, §10).

@@ -6,16 +6,18 @@
 //! [`ToolError`](crate::error::ToolError). The CLI and the MCP server call
 //! these and print the same text, so they cannot disagree.
 
-pub mod edit;
-pub mod find;
+mod edit;
+mod find;
 mod image;
-pub mod read;
-pub mod write;
+mod name;
+mod read;
+mod write;
 
 pub use edit::{EditMode, edit};
 pub use find::{glob, grep, list_dir};
+pub use name::ToolName;
 pub use read::read_file;
-pub use write::write;
+pub use write::{looks_like_read_output, write};
 
 /// Largest file `edit` will load (bytes). Editing holds the old and new
 /// text in memory (about 3× the file), so the cap bounds memory; reads are

@@ -7,9 +7,9 @@
 
 use std::io::Read;
 
-use hashedit_core::scan::{LineScanner, ScanOutcome};
-use hashedit_core::text::DecodeError;
-use hashedit_core::view::{WindowError, read_view, row_budget_for, window_request};
+use hashedit_core::{
+    DecodeError, LineScanner, ScanOutcome, read_view, row_budget_for, window_request,
+};
 use serde_json::json;
 
 use super::image::image_mime;
@@ -65,6 +65,8 @@ fn decode_error(display: &str, error: &DecodeError) -> ToolError {
         DecodeError::Binary { .. } => ErrorKind::Binary,
         DecodeError::NotUtf8 { .. } => ErrorKind::NotUtf8,
         DecodeError::UnsupportedEncoding { .. } => ErrorKind::UnsupportedEncoding,
+        // A refusal added to the core later is still "not UTF-8 text".
+        _ => ErrorKind::NotUtf8,
     };
     ToolError::new(
         kind,
@@ -106,7 +108,7 @@ fn read_resolved(
         .map_err(|e| ToolError::new(ErrorKind::InvalidArguments, e.to_string()))?;
     let display = resolved.display.clone();
     let mut file = fsio::open_regular(ws, &resolved)?;
-    let request = hashedit_core::scan::WindowRequest {
+    let request = hashedit_core::WindowRequest {
         row_budget: row_budget_for(&display, ws.max_output_bytes()),
         ..request
     };
@@ -149,11 +151,10 @@ fn read_resolved(
     if let Some(session) = cx.session {
         session.record(&resolved.target, scan.fingerprint, kept.as_deref());
     }
-    let text = read_view(&display, &scan).map_err(|e| match e {
-        WindowError::ZeroOffset | WindowError::ZeroLimit | WindowError::OffsetPastEnd { .. } => {
-            ToolError::new(ErrorKind::InvalidArguments, format!("{display}: {e}"))
-        }
-    })?;
+    // Every window error (zero offset or limit, offset past the end) is a
+    // bad argument.
+    let text = read_view(&display, &scan)
+        .map_err(|e| ToolError::new(ErrorKind::InvalidArguments, format!("{display}: {e}")))?;
     let end = scan.start + scan.rows.len() - 1;
     let structured = json!({
         "path": display,
@@ -164,7 +165,7 @@ fn read_resolved(
         "partial": scan.start > 1 || end < scan.total_lines,
     });
     Ok(Outcome::new(
-        hashedit_core::truncate::truncate_to_budget(text, ws.max_output_bytes()),
+        hashedit_core::truncate_to_budget(text, ws.max_output_bytes()),
         structured,
     ))
 }

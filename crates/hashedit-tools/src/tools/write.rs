@@ -6,9 +6,7 @@
 //! overwrite of a file that changed (§3 item 4). Content that looks like a
 //! pasted read view is refused rather than stripped (handed case D14).
 
-use hashedit_core::tag::SnapshotTag;
-use hashedit_core::text::Text;
-use hashedit_core::view::chain_snapshot;
+use hashedit_core::{SnapshotTag, Text, chain_snapshot};
 use serde_json::json;
 
 use crate::args::WriteArgs;
@@ -172,7 +170,7 @@ fn replace_existing(
         .into_iter()
         .collect();
     fsio::replace(&mut locked, bytes)?;
-    notices.extend(locked.take_warnings());
+    notices.extend(locked.take_warnings().iter().map(ToString::to_string));
     Ok((!notices.is_empty()).then(|| notices.join("\n")))
 }
 
@@ -200,7 +198,7 @@ fn reply(
                 // Long lines: keep the header so the write still chains.
                 out.push_str(&format!(
                     "{}\n\n[the snapshot rows do not fit the output budget; read the file to see them]",
-                    hashedit_core::tag::header(display, tag)
+                    hashedit_core::header(display, tag)
                 ));
             }
             Some(text)
@@ -217,7 +215,7 @@ fn reply(
         }
     };
     Outcome::new(
-        hashedit_core::truncate::truncate_to_budget(out, ws.max_output_bytes()),
+        hashedit_core::truncate_to_budget(out, ws.max_output_bytes()),
         json!({
             "path": display,
             "tag": text.as_ref().map(|_| tag.to_string()),

@@ -66,7 +66,7 @@ fn looks_single_quoted(text: &str) -> bool {
 /// [`parse_quoted`] turns a quoted result back into `raw`.
 ///
 /// ```
-/// use hashedit_tools::workspace::display_path;
+/// use hashedit_tools::display_path;
 /// assert_eq!(display_path("src/a.rs"), "src/a.rs");
 /// assert_eq!(display_path("new\nline.txt"), r#""new\nline.txt""#);
 /// assert_eq!(display_path("tab\tx.txt"), r#""tab\tx.txt""#);
@@ -112,7 +112,7 @@ pub fn display_path(raw: &str) -> Cow<'_, str> {
 /// path).
 ///
 /// ```
-/// use hashedit_tools::workspace::parse_quoted;
+/// use hashedit_tools::parse_quoted;
 /// assert_eq!(parse_quoted(r#""new\nline.txt""#).as_deref(), Some("new\nline.txt"));
 /// assert_eq!(parse_quoted(r#"src/"a\tb.rs""#).as_deref(), Some("src/a\tb.rs"));
 /// assert_eq!(parse_quoted(r#""\u{1b}[0m""#).as_deref(), Some("\u{1b}[0m"));

@@ -10,8 +10,7 @@
 
 use std::path::PathBuf;
 
-use hashedit_core::SnapshotTag;
-use hashedit_core::tag::{ContentDigest, Fingerprint};
+use hashedit_core::{ContentDigest, Fingerprint, SnapshotTag};
 use xxhash_rust::xxh32::xxh32;
 
 /// One remembered snapshot.

@@ -20,7 +20,7 @@ use std::io::{self, Read, Write};
 use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
-use hashedit_core::tag::Fingerprint;
+use hashedit_core::Fingerprint;
 use hashedit_tools::Session;
 
 use super::entry::Entry;

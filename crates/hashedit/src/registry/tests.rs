@@ -1,8 +1,7 @@
 //! The registry across calls: what is loaded, what is appended.
 
 use super::*;
-use hashedit_core::TagScheme;
-use hashedit_core::edit::TagCheck;
+use hashedit_core::{TagCheck, TagScheme};
 
 #[test]
 fn round_trips_fingerprints_and_catches_a_collision_across_calls() {

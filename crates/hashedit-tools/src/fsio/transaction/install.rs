@@ -10,8 +10,8 @@ use std::path::Path;
 use rustix::fs::{AtFlags, Gid};
 use rustix::io::Errno;
 
-use super::NewFile;
 use super::check::dest_exists;
+use super::{CommitWarning, NewFile};
 use crate::error::{ToolError, ToolResult, os_message};
 use crate::fsio::lock::LockedFile;
 use crate::fsio::open::{
@@ -30,7 +30,7 @@ pub(super) fn install(
     source: &LockedFile,
     dest: &ResolvedPath,
     bytes: &[u8],
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<CommitWarning>,
 ) -> ToolResult<NewFile> {
     let display = dest.display.as_str();
     let (parent, name) = split(ws, dest)?;
@@ -63,7 +63,7 @@ fn create_locked(
     dest: &ResolvedPath,
     bytes: &[u8],
     dirs: &mut Vec<CreatedDir>,
-) -> ToolResult<(OwnedFd, File, Option<String>)> {
+) -> ToolResult<(OwnedFd, File, Option<CommitWarning>)> {
     let display = dest.display.as_str();
     let root_fd = open_root(root, display)?;
     let dir = walk_dirs_recording(root_fd, parent, display, true, dirs)?;
@@ -75,16 +75,15 @@ fn create_locked(
     if !copy_owner(&temp, &made, &meta, display)? {
         // At least the group, when it is one of ours.
         let _ = rustix::fs::fchown(&temp, None, Some(Gid::from_raw(meta.gid)));
-        let lost_bits = if mode & 0o6000 != 0 {
-            " and without its setuid/setgid bits"
-        } else {
-            ""
-        };
+        let lost_setid_bits = mode & 0o6000 != 0;
         mode &= !0o6000;
-        warning = Some(format!(
-            "warning: {display}: this process may not give files to {}'s owner (uid {}, gid {}), so the moved file belongs to the editing user{lost_bits}",
-            source.display, meta.uid, meta.gid
-        ));
+        warning = Some(CommitWarning::OwnerNotKept {
+            dest: display.to_string(),
+            source: source.display.clone(),
+            uid: meta.uid,
+            gid: meta.gid,
+            lost_setid_bits,
+        });
     }
     seal_temp(&temp, mode, display)?;
     let warning =

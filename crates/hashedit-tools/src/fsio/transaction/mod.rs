@@ -80,10 +80,86 @@ pub enum Committed {
 pub struct CommitReport {
     /// One entry per locked file, in input order.
     pub files: Vec<Committed>,
-    /// Things the caller should pass on although everything was committed,
-    /// each starting with `warning: PATH:` (a move that could not keep the
-    /// owner, a backup that could not be removed).
-    pub warnings: Vec<String>,
+    /// Things the caller should pass on although everything was committed.
+    pub warnings: Vec<CommitWarning>,
+}
+
+/// Something a successful commit could not do; its `Display` is the line
+/// the model reads, starting with `warning: PATH:`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CommitWarning {
+    /// A moved file could not be given to its source's owner, so it
+    /// belongs to the editing user (and lost setuid/setgid bits, if any).
+    OwnerNotKept {
+        /// Display path of the destination.
+        dest: String,
+        /// Display path of the source.
+        source: String,
+        /// The source's owner.
+        uid: u32,
+        /// The source's group.
+        gid: u32,
+        /// Whether setuid/setgid bits were dropped.
+        lost_setid_bits: bool,
+    },
+    /// Extended attributes of the file that could not be copied onto its
+    /// new inode (FORMAT.md §6.4).
+    XattrsNotCopied {
+        /// Display path of the file.
+        display: String,
+        /// The attributes' names.
+        names: Vec<String>,
+    },
+    /// A backup could not be removed after the commit.
+    BackupNotRemoved {
+        /// Display path of the file.
+        display: String,
+        /// The backup's file name, in the same directory.
+        backup: String,
+        /// The operating system's reason.
+        reason: String,
+    },
+}
+
+impl std::fmt::Display for CommitWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CommitWarning::OwnerNotKept {
+                dest,
+                source,
+                uid,
+                gid,
+                lost_setid_bits,
+            } => write!(
+                f,
+                "warning: {dest}: this process may not give files to {source}'s owner (uid {uid}, gid {gid}), so the moved file belongs to the editing user{}",
+                if *lost_setid_bits {
+                    " and without its setuid/setgid bits"
+                } else {
+                    ""
+                }
+            ),
+            CommitWarning::XattrsNotCopied { display, names } => write!(
+                f,
+                "warning: {display}: the new content was written, but {} could not be copied to it \
+                 ({}); check them (getfattr -d, getfacl) and set them again if they matter",
+                if names.len() == 1 {
+                    "an extended attribute"
+                } else {
+                    "some extended attributes"
+                },
+                names.join(", ")
+            ),
+            CommitWarning::BackupNotRemoved {
+                display,
+                backup,
+                reason,
+            } => write!(
+                f,
+                "warning: {display}: its backup {backup} in the same directory could not be removed ({reason}); it holds the content from before this edit and can be deleted"
+            ),
+        }
+    }
 }
 
 /// Applies `changes[i]` to `locked[i]`, in input order, all or nothing:
@@ -213,7 +289,7 @@ pub fn commit_changes(
     }
     check(ws, locked, changes)?;
     let mut journal: Vec<Step> = Vec::new();
-    let mut warnings: Vec<String> = Vec::new();
+    let mut warnings: Vec<CommitWarning> = Vec::new();
     for (index, change) in changes.iter().enumerate() {
         if let Err(mut error) = apply(ws, locked, index, change, &mut journal, &mut warnings) {
             let note = roll_back(locked, changes, journal);
@@ -275,7 +351,7 @@ fn apply(
     index: usize,
     change: &Change,
     journal: &mut Vec<Step>,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<CommitWarning>,
 ) -> ToolResult<()> {
     let Some(file) = locked.get_mut(index) else {
         return Ok(());
@@ -312,7 +388,7 @@ fn apply(
 
 /// Unlinks the backups after a successful transaction; a failure leaves a
 /// warning naming the backup.
-fn discard_backups(locked: &[LockedFile], journal: &[Step], warnings: &mut Vec<String>) {
+fn discard_backups(locked: &[LockedFile], journal: &[Step], warnings: &mut Vec<CommitWarning>) {
     for step in journal {
         let Step::BackedUp { index, backup } = step else {
             continue;
@@ -330,12 +406,11 @@ fn discard_backups(locked: &[LockedFile], journal: &[Step], warnings: &mut Vec<S
             Ok(()) => {
                 let _ = sync_dir(dir, &file.display);
             }
-            Err(error) => warnings.push(format!(
-                "warning: {}: its backup {} in the same directory could not be removed ({}); it holds the content from before this edit and can be deleted",
-                file.display,
-                backup.to_string_lossy(),
-                os_message(&error)
-            )),
+            Err(error) => warnings.push(CommitWarning::BackupNotRemoved {
+                display: file.display.clone(),
+                backup: backup.to_string_lossy().into_owned(),
+                reason: os_message(&error),
+            }),
         }
     }
 }

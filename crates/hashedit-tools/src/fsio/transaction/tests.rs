@@ -423,8 +423,9 @@ fn a_backup_that_cannot_be_discarded_is_a_warning() {
         panic!("{listing:?}");
     };
     assert!(backup.starts_with(".hashedit-") && backup.ends_with(".bak"));
+    let warnings: Vec<String> = report.warnings.iter().map(ToString::to_string).collect();
     assert_eq!(
-        report.warnings,
+        warnings,
         [format!(
             "warning: b.txt: its backup {backup} in the same directory could not be removed (injected failure); it holds the content from before this edit and can be deleted"
         )]

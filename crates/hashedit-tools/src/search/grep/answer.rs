@@ -4,7 +4,7 @@
 use std::ops::ControlFlow;
 use std::path::Path;
 
-use hashedit_core::tag::{Fingerprint, header};
+use hashedit_core::{Fingerprint, header};
 use serde_json::{Value, json};
 
 use super::request::Request;

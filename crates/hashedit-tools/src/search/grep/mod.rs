@@ -23,7 +23,7 @@
 //! without blocking and refused by `fstat` when something other than a
 //! regular file took its place, and read into a buffer each thread
 //! reuses. Skipped and counted: files over 5 MiB, files that are not
-//! editable text per [`hashedit_core::text::check_text`] (a UTF-16/32 BOM or
+//! editable text per [`hashedit_core::check_text`] (a UTF-16/32 BOM or
 //! invalid UTF-8 anywhere counts as "not UTF-8", a NUL byte anywhere as
 //! "binary"), files that cannot be opened or read, special files (FIFOs,
 //! sockets, devices: never opened) and, in their own bucket, directories
@@ -48,8 +48,7 @@
 use std::ops::ControlFlow;
 use std::path::Path;
 
-use hashedit_core::tag::TagScheme;
-use hashedit_core::truncate::truncate_to_budget;
+use hashedit_core::{TagScheme, truncate_to_budget};
 
 use super::glob::{join_relative, literal_prefix};
 use super::walk::{WalkItem, WalkedFile, check_target, visit_counting_ignored};
@@ -70,82 +69,9 @@ use parallel::run_ordered;
 use request::Request;
 use scan::{Scan, Scanner, Skip};
 
-/// Searches file contents with a regular expression (reference-rho.md §4,
-/// product.md §3 item 7).
-///
-/// `scope.target` may be a directory (walked as the [`crate::search`] docs
-/// describe) or a regular file (searched alone; Rho finds nothing there).
-///
-/// Matching is per line of the line model, exactly as `read_file` numbers
-/// lines: split at `\n`, one trailing `\r` dropped, a UTF-8 BOM not part
-/// of line 1; a pattern never spans lines (Rust regex syntax; `literal`
-/// escapes it; `case_sensitive` defaults to true; 10 MiB compile and DFA
-/// caps). Files over 5 MiB, with a NUL byte, with a UTF-16/32 BOM, not
-/// valid UTF-8, unreadable, or special (FIFO, socket, device; never
-/// opened) are skipped and counted, and so are directories the walk could
-/// not read. Files are searched on [`SearchOptions::thread_count`]
-/// threads; the output never depends on it.
-///
-/// `args.glob`
-/// filters files by their path relative to the target (a file target is
-/// filtered by its workspace-relative path). `max_results` (default 200,
-/// clamped to 1..=1000) counts matching lines in content mode and files
-/// otherwise; `max_per_file` (default 10, clamped to 1..=100) caps the
-/// lines shown per file in content mode. Both caps apply in walk order.
-///
-/// Text, content mode (default): per matching file, in walk order and with
-/// no blank line between files, a `[path#TAG]` header (TAG from `scheme`,
-/// equal to `read_file`'s; the path spelled by
-/// [`crate::workspace::display_path`], as `read_file` spells it), rows
-/// `{N} | {text}` (text cut to 200 characters plus `…`), and
-/// `… +{K} more match(es) in this file` when K matching lines were not
-/// shown; then a blank line and `{shown} matches in {F} files` or
-/// `{shown} matches shown ({total} total) in {F} files`.
-/// files_with_matches: one path per line, blank line, `{F} files`.
-/// count: `{path}:{n}` per line, blank line, `{total} matches in {F} files`.
-/// Any reason the answer is incomplete follows the summary in parentheses,
-/// joined by `; `: the output budget, the result cap, files cut by
-/// `max_per_file`, the walk's entry or time limit, cancellation, the count
-/// of skipped files by cause, and unreadable directories. Without hits:
-/// `no matches for '{pattern}' under {display}` plus the same reasons.
-///
-/// The output budget: the text shows the longest run of leading rows (a
-/// file's header travels with its first row; one line per file in the
-/// other modes) that fits in `max_output_bytes` together with the closing
-/// `… more` line of a file shown in part and the summary. A row is never
-/// cut and the summary always ends the text. When rows were left out the summary adds
-/// `output budget of {N} bytes reached; narrow the pattern, path or glob to
-/// see the rest` (in place of the result cap's reason), and every count,
-/// in the text and in the structured data, describes the rows shown:
-/// `{total}` and the `… more` lines cover the files shown, and a file the
-/// budget cut is not counted as cut by `max_per_file`. Skip counts cover
-/// the whole search.
-///
-/// Structured:
-/// ```json
-/// {"mode": "content" | "files_with_matches" | "count",
-///  "files": [{"path": "src/a.rs", "tag": "1A2B" | null,
-///             "count": 3 | null, "matches": [{"line": 2, "text": "…"}],
-///             "more": 1}],
-///  "shown": 2, "total": 3 | null, "files_matched": 1,
-///  "files_cut_by_max_per_file": 1,
-///  "skipped": {"binary": 0, "not_utf8": 0, "too_large": 0, "unreadable": 0,
-///              "special": 0, "unreadable_dirs": 0},
-///  "stop": null | "output_budget" | "result_limit" | "scan_limit"
-///          | "time_limit" | "cancelled"}
-/// ```
-/// `files` lists the files shown with the rows shown (`path` unquoted);
-/// `shown` counts rows in content mode and files otherwise. `tag` is set in
-/// content mode only; `count` and `total` are null in files_with_matches
-/// mode, which stops reading a file at its first match. `stop` is
-/// `"output_budget"` whenever the budget left rows out, else the reason the
-/// search itself stopped.
-///
-/// Errors: [`crate::ErrorKind::InvalidArguments`], before any file I/O,
-/// `invalid pattern '{pattern}': {regex error}` and
-/// `invalid glob '{glob}': …`; then [`crate::ErrorKind::NotARegularFile`] when the
-/// target is a FIFO, socket or device (refused without being opened).
-pub fn grep(
+/// [`grep_with`] with the default [`SearchOptions`].
+#[cfg(test)]
+pub(crate) fn grep(
     scope: &SearchScope,
     args: &GrepArgs,
     scheme: TagScheme,
@@ -160,8 +86,12 @@ pub fn grep(
     )
 }
 
-/// [`grep`] with explicit [`SearchOptions`] (thread count, time and entry
-/// limits, cancellation). The output does not depend on the thread count.
+/// Searches file contents with a regular expression (reference-rho.md §4,
+///
+/// The output and the errors are the public tool's: see [`crate::grep`].
+///
+/// [`SearchOptions`] used: thread count, time and entry limits and
+/// cancellation. The output does not depend on the thread count.
 pub fn grep_with(
     scope: &SearchScope,
     args: &GrepArgs,

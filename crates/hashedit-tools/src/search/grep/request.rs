@@ -2,7 +2,7 @@
 //! glob filter, the caps and the mode.
 
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
-use hashedit_core::tag::TagScheme;
+use hashedit_core::TagScheme;
 use regex::{Regex, RegexBuilder};
 
 use crate::args::{ContextLines, GrepArgs, OutputMode};

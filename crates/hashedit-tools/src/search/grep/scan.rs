@@ -7,9 +7,7 @@ use std::path::Path;
 
 use grep_regex::RegexMatcher;
 use grep_searcher::{Searcher, SearcherBuilder, Sink, SinkMatch};
-use hashedit_core::tag::Fingerprint;
-use hashedit_core::text::{DecodeError, UTF8_BOM, check_text};
-use hashedit_core::truncate::truncate_chars;
+use hashedit_core::{DecodeError, Fingerprint, UTF8_BOM, check_text, truncate_chars};
 use regex::Regex;
 
 use super::request::Request;
@@ -169,7 +167,8 @@ impl<'a> Scanner<'a> {
         match check_text(bytes) {
             Ok(()) => {}
             Err(DecodeError::Binary { .. }) => return Scan::Skipped(Skip::Binary),
-            Err(DecodeError::NotUtf8 { .. } | DecodeError::UnsupportedEncoding { .. }) => {
+            // Any other refusal of the core is "not UTF-8 text" too.
+            Err(DecodeError::NotUtf8 { .. } | DecodeError::UnsupportedEncoding { .. } | _) => {
                 return Scan::Skipped(Skip::NotUtf8);
             }
         }

@@ -7,7 +7,7 @@ use crate::args::OutputMode;
 use crate::error::{ErrorKind, ToolError};
 use crate::search::testutil::{Ws, cancelled_token};
 use crate::search::{MAX_GREP_FILE_BYTES, plural};
-use hashedit_core::text::UTF8_BOM;
+use hashedit_core::UTF8_BOM;
 use serde_json::json;
 use std::time::Duration;
 
@@ -708,7 +708,7 @@ fn candidate_search_agrees_with_exact_line_checks() {
             assert_eq!(got, want, "pattern {pattern:?} on {bytes:?}");
             // And both agree with the line model's own splitter.
             let text = std::str::from_utf8(body).unwrap();
-            let model: Vec<u64> = hashedit_core::text::split_line_texts(text)
+            let model: Vec<u64> = hashedit_core::split_line_texts(text)
                 .iter()
                 .enumerate()
                 .filter(|(_, l)| request.exact.is_match(l))

@@ -1,6 +1,6 @@
 //! `edit`: apply a hashline document to one or more files, all or nothing.
 //!
-//! The rules of an edit live in the core ([`hashedit_core::edit`]); this
+//! The rules of an edit live in the core ([`hashedit_core::edit_file`]); this
 //! module does the I/O around them, in four stages (FORMAT.md §6):
 //!
 //! 1. **prepare**: parse the document; resolve every section's path inside
@@ -24,19 +24,13 @@ mod targets;
 
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use hashedit_core::document::Document;
-use hashedit_core::edit::{
-    EditFailure, EditSettings, FileEdit, FileEditError, FileInput, Guards, NoHistory,
-    SnapshotHistory, Suspicion, TagCheck, edit_file,
+use hashedit_core::{
+    DecodeError, Document, EditFailure, EditSettings, FileEdit, FileEditError, FileInput, FileOp,
+    Fingerprint, Guards, LowerError, NoHistory, PlanError, RebaseLimit, Registers, SnapshotHistory,
+    SnapshotTag, Suspicion, TagCheck, edit_file, parse,
 };
-use hashedit_core::lower::{FileOp, LowerError, Registers};
-use hashedit_core::parse::parse;
-use hashedit_core::plan::PlanError;
-use hashedit_core::rebase::{REBASE_DIFF_BUDGET, RebaseLimit};
-use hashedit_core::tag::{Fingerprint, SnapshotTag};
-use hashedit_core::text::DecodeError;
 
 use crate::args::EditArgs;
 use crate::context::ToolContext;
@@ -99,7 +93,7 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
             let report = commit_changes(cx.ws, &mut locked, &changes)?;
             let unpasted = registers.unpasted();
             remember(cx, &targets, &locked, &edits, &changes, registers);
-            reply::applied(cx, &document, &targets, &edits, report.warnings, &unpasted)
+            reply::applied(cx, &document, &targets, &edits, &report.warnings, &unpasted)
         }
         EditMode::DryRun => reply::dry_run(&document, &targets, &locked, &edits, &changes),
     };
@@ -112,6 +106,11 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
     }
     Ok(reply)
 }
+
+/// How long one edit call's drift rebases may spend diffing the served and
+/// live texts before the edit is refused as stale (FORMAT.md §6.1). The
+/// core never reads the clock to choose this: the deadline is ours.
+const REBASE_DIFF_BUDGET: Duration = Duration::from_millis(200);
 
 /// Stage 2: every section applied in memory, in document order.
 fn edit_each_file(

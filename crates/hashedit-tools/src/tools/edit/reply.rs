@@ -6,15 +6,13 @@
 //! the edit still chains), then the warnings are capped, then only the
 //! headers remain. Dry run: each file's unified diff.
 
-use hashedit_core::diff::unified_diff;
-use hashedit_core::document::Document;
-use hashedit_core::edit::{Advice, FileEdit, Suspicion};
-use hashedit_core::lower::FileOp;
-use hashedit_core::truncate::truncate_to_budget;
+use hashedit_core::{
+    Advice, Document, FileEdit, FileOp, Suspicion, truncate_to_budget, unified_diff,
+};
 use serde_json::{Value, json};
 
 use crate::context::ToolContext;
-use crate::fsio::{Change, LockedFile};
+use crate::fsio::{Change, CommitWarning, LockedFile};
 use crate::outcome::Outcome;
 
 use super::targets::Target;
@@ -28,11 +26,11 @@ pub(super) fn applied(
     document: &Document,
     targets: &[Target],
     edits: &[FileEdit],
-    commit_warnings: Vec<String>,
+    commit_warnings: &[CommitWarning],
     unpasted: &[(String, usize)],
 ) -> Outcome {
     let mut warnings = warning_lines(document, targets, edits);
-    warnings.extend(commit_warnings);
+    warnings.extend(commit_warnings.iter().map(ToString::to_string));
     let reports: Vec<String> = edits.iter().map(FileEdit::report).collect();
     let compact: Vec<String> = edits.iter().map(FileEdit::compact_report).collect();
     let minimal: Vec<String> = edits

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use hashedit_core::document::{OpKind, Section};
+use hashedit_core::{OpKind, Section};
 
 use crate::context::ToolContext;
 use crate::error::{ErrorKind, ToolError, ToolResult};
