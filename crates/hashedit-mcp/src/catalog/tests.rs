@@ -33,6 +33,7 @@ fn pinned_input_schema(tool: ToolName) -> JsonObject {
                 "literal": {"type": "boolean", "description": "Match pattern as plain text."},
                 "case_sensitive": {"type": "boolean", "description": "Default true."},
                 "include_hidden": {"type": "boolean", "description": "Also search hidden files."},
+                "no_ignore": {"type": "boolean", "description": "Also search ignored files."},
                 "max_results": {"type": "integer", "minimum": 1, "description": "Cap on matching lines (content mode) or files. Default 200."},
                 "max_per_file": {"type": "integer", "minimum": 1, "description": "Cap on rows per file. Default 10."},
                 "output_mode": {"type": "string", "enum": ["content", "files_with_matches", "count"], "description": "Default content."}
@@ -44,7 +45,8 @@ fn pinned_input_schema(tool: ToolName) -> JsonObject {
                 "pattern": {"type": "string", "description": "Glob, e.g. \"*.md\" or \"src/**/*.ts\"."},
                 "path": {"type": "string", "description": "Directory to search. Default: the workspace root."},
                 "include_hidden": {"type": "boolean", "description": "Also list hidden files."},
-                "max_results": {"type": "integer", "minimum": 1, "description": "Cap on paths. Default 200."}
+                "max_results": {"type": "integer", "minimum": 1, "description": "Cap on paths. Default 200."},
+                "no_ignore": {"type": "boolean", "description": "Also list ignored files."}
             }),
             json!(["pattern"]),
         ),
