@@ -286,9 +286,19 @@ impl LineSink for Window {
         }
     }
 
-    fn pass(&mut self, newlines: usize, ends_line: bool) {
+    fn passable(&self) -> Option<usize> {
+        let line = self.line;
+        match self.budget_stop {
+            Some(stop) if stop.line < line => Some(usize::MAX),
+            Some(stop) => (stop.line - line).checked_sub(1),
+            None if self.request.end.is_some_and(|end| line > end) => Some(usize::MAX),
+            None => (self.request.start.saturating_sub(line)).checked_sub(1),
+        }
+    }
+
+    fn pass(&mut self, newlines: usize, blocks: usize, ends_line: bool) {
         if newlines == 0 {
-            self.line_len += BLOCK_BYTES;
+            self.line_len += BLOCK_BYTES * blocks as u64;
         } else {
             self.line += newlines;
             self.line_len = u64::from(!ends_line);

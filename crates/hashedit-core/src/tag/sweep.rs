@@ -52,9 +52,14 @@ pub(crate) trait LineSink {
     /// holds `newlines` line breaks, must be seen byte by byte
     /// ([`LineSink::visit`]) rather than counted ([`LineSink::pass`]).
     fn wants(&self, newlines: usize) -> bool;
-    /// Counts a block not visited: `newlines` line breaks, the last byte a
-    /// line break or not.
-    fn pass(&mut self, newlines: usize, ends_line: bool);
+    /// How many line breaks blocks may hold and still be counted rather
+    /// than visited, from the current line: a block is wanted once the
+    /// breaks passed would exceed this (`usize::MAX`: nothing more is
+    /// wanted). `None`: the next block is wanted whatever it holds.
+    fn passable(&self) -> Option<usize>;
+    /// Counts `blocks` blocks not visited, holding `newlines` line breaks
+    /// in all, the last byte a line break or not.
+    fn pass(&mut self, newlines: usize, blocks: usize, ends_line: bool);
     /// Sees bytes in order, line by line.
     fn visit(&mut self, bytes: &[u8]);
     /// Whether the bytes swept since the last call held a NUL byte or a
@@ -69,7 +74,10 @@ impl LineSink for NoLines {
     fn wants(&self, _newlines: usize) -> bool {
         false
     }
-    fn pass(&mut self, _newlines: usize, _ends_line: bool) {}
+    fn passable(&self) -> Option<usize> {
+        Some(usize::MAX)
+    }
+    fn pass(&mut self, _newlines: usize, _blocks: usize, _ends_line: bool) {}
     fn visit(&mut self, _bytes: &[u8]) {}
     fn note(&mut self, _unusual: bool) {}
 }
@@ -152,16 +160,20 @@ impl TagHasher {
         at: &mut Cursor,
         lines: &mut L,
     ) {
+        let Some(mut budget) = lines.passable() else {
+            return;
+        };
         let mut fnv = self.fnv;
         let mut xxh = self.xxh.clone();
         let mut odd = false;
+        let (mut newlines, mut blocks, mut ends_line) = (0, 0, false);
         while let Some(bytes) = data.get(at.pos..at.pos + BLOCK) {
             let Ok(block) = <&[u8; BLOCK]>::try_from(bytes) else {
                 break;
             };
             let facts = classify(scheme, block);
             let held = at.hashed < at.pos;
-            if facts.special || (held && block[0] == b'\n') || lines.wants(facts.newlines) {
+            if facts.special || (held && block[0] == b'\n') || facts.newlines > budget {
                 break;
             }
             let suffix = if is_ws(scheme, block[BLOCK - 1]) {
@@ -187,12 +199,18 @@ impl TagHasher {
                 self.digest_run(&data[from..at.hashed]);
                 at.digest_from = Some(at.hashed);
             }
-            lines.pass(facts.newlines, block[BLOCK - 1] == b'\n');
+            budget -= facts.newlines;
+            newlines += facts.newlines;
+            blocks += 1;
+            ends_line = block[BLOCK - 1] == b'\n';
             at.pos = end;
         }
         self.fnv = fnv;
         self.xxh = xxh;
         lines.note(odd);
+        if blocks > 0 {
+            lines.pass(newlines, blocks, ends_line);
+        }
     }
 
     /// Handles the block at `at` that ended a plain run.
@@ -236,7 +254,7 @@ impl TagHasher {
         if lines.wants(facts.newlines) {
             lines.visit(block);
         } else {
-            lines.pass(facts.newlines, block[BLOCK - 1] == b'\n');
+            lines.pass(facts.newlines, 1, block[BLOCK - 1] == b'\n');
         }
         at.pos = end;
     }
