@@ -178,12 +178,16 @@
 //!
 //! [`BlockResolution::SingleLine`]: hashedit_core::BlockResolution::SingleLine
 
+mod cache;
 mod indentation;
 mod index;
 mod language;
 
 use std::ops::ControlFlow;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+use cache::{Base, TreeCache};
 
 use hashedit_core::{BlockIndex, BlockResolver, Unresolvable};
 use tree_sitter::{ParseOptions, ParseState, Parser, Tree};
@@ -195,11 +199,14 @@ pub use language::{Language, language_for_path, supported_languages};
 /// [`BlockResolver::index`] call with the grammar its path names.
 ///
 /// Cheap to build and to share across threads; every call uses a fresh
-/// parser.
+/// parser. A long-lived resolver can keep each file's last tree
+/// ([`TreeSitterBlocks::with_tree_cache`]) so the next parse of that file
+/// is incremental.
 #[derive(Debug, Clone)]
 pub struct TreeSitterBlocks {
     max_bytes: usize,
     parse_timeout: Duration,
+    cache: Option<Arc<TreeCache>>,
 }
 
 impl Default for TreeSitterBlocks {
@@ -220,7 +227,22 @@ impl TreeSitterBlocks {
         TreeSitterBlocks {
             max_bytes: Self::DEFAULT_MAX_BYTES,
             parse_timeout: Self::DEFAULT_PARSE_TIMEOUT,
+            cache: None,
         }
+    }
+
+    /// Keeps the last tree of each path parsed through
+    /// [`TreeSitterBlocks::index_path`] (up to 32 files of at most 4 MiB,
+    /// least recently used dropped first; clones share the cache). The
+    /// next text of a path is parsed incrementally from it: the differing
+    /// byte range is found against the remembered text, so any text is
+    /// parsed correctly. An incremental parse that finds a syntax error is
+    /// redone from scratch, so error lines are always those of a fresh
+    /// parse. For a resolver that lives across edits (the MCP server's).
+    #[must_use]
+    pub fn with_tree_cache(mut self) -> Self {
+        self.cache = Some(Arc::new(TreeCache::default()));
+        self
     }
 
     /// Sets the largest text, in bytes, that is parsed (at most 4 GiB − 1,
@@ -247,17 +269,44 @@ impl TreeSitterBlocks {
         language: Language,
         text: &'a str,
     ) -> Result<BlockTree<'a>, Unresolvable> {
+        self.index_keyed(language, None, text)
+    }
+
+    /// [`TreeSitterBlocks::index_as`], through the tree cache when there is
+    /// one and a path to key it by.
+    fn index_keyed<'a>(
+        &self,
+        language: Language,
+        path: Option<&str>,
+        text: &'a str,
+    ) -> Result<BlockTree<'a>, Unresolvable> {
         let grammar = language.grammar().ok_or(Unresolvable::UnknownLanguage)?;
         if text.len() > self.max_bytes {
             return Ok(BlockTree::new(language, text, None));
         }
         let deadline = Instant::now().checked_add(self.parse_timeout);
-        let tree = parse(&grammar, text, deadline);
+        // C may turn out to be C++: that choice is made fresh every time.
+        if let (Some(cache), Some(path)) = (self.cache.as_deref(), path)
+            && language != Language::C
+        {
+            let tree = match cache.base(path, language, text) {
+                Some(Base::Same(tree)) => Some(tree),
+                Some(Base::Edited(old)) => parse(&grammar, text, deadline, Some(&old))
+                    .filter(|tree| !tree.root_node().has_error())
+                    .or_else(|| parse(&grammar, text, deadline, None)),
+                None => parse(&grammar, text, deadline, None),
+            };
+            if let Some(tree) = &tree {
+                cache.store(path, language, text, tree);
+            }
+            return Ok(BlockTree::new(language, text, tree));
+        }
+        let tree = parse(&grammar, text, deadline, None);
         if language == Language::C
             && let Some(c_tree) = &tree
             && c_tree.root_node().has_error()
             && let Some(cpp) = Language::Cpp.grammar()
-            && let Some(cpp_tree) = parse(&cpp, text, deadline)
+            && let Some(cpp_tree) = parse(&cpp, text, deadline, None)
             && !cpp_tree.root_node().has_error()
         {
             return Ok(BlockTree::new(Language::Cpp, text, Some(cpp_tree)));
@@ -272,7 +321,7 @@ impl TreeSitterBlocks {
     /// language, or one whose grammar is not compiled in.
     pub fn index_path<'a>(&self, path: &str, text: &'a str) -> Result<BlockTree<'a>, Unresolvable> {
         let language = language_for_path(path).ok_or(Unresolvable::UnknownLanguage)?;
-        self.index_as(language, text)
+        self.index_keyed(language, Some(path), text)
     }
 }
 
@@ -286,8 +335,14 @@ impl BlockResolver for TreeSitterBlocks {
     }
 }
 
-/// Parses `text`, giving up at `deadline` (`None`: no deadline).
-fn parse(grammar: &tree_sitter::Language, text: &str, deadline: Option<Instant>) -> Option<Tree> {
+/// Parses `text`, giving up at `deadline` (`None`: no deadline), reusing
+/// `old` (a tree already told how its text became `text`) when given.
+fn parse(
+    grammar: &tree_sitter::Language,
+    text: &str,
+    deadline: Option<Instant>,
+    old: Option<&Tree>,
+) -> Option<Tree> {
     let mut parser = Parser::new();
     parser.set_language(grammar).ok()?;
     let mut progress = |_: &ParseState| match deadline {
@@ -297,5 +352,5 @@ fn parse(grammar: &tree_sitter::Language, text: &str, deadline: Option<Instant>)
     let options = ParseOptions::new().progress_callback(&mut progress);
     let bytes = text.as_bytes();
     let mut read = |offset: usize, _| bytes.get(offset..).unwrap_or_default();
-    parser.parse_with_options(&mut read, None, Some(options))
+    parser.parse_with_options(&mut read, old, Some(options))
 }

@@ -8,6 +8,7 @@
 //! serves files of gigabytes (product.md §3 item 9) with the same numbering
 //! and tag as an in-memory [`crate::Text`].
 
+use crate::tag::sweep::LineSink;
 use crate::tag::{Fingerprint, SnapshotTag, TagHasher, TagScheme};
 use crate::text::{DecodeError, UTF8_BOM, foreign_bom};
 
@@ -53,10 +54,16 @@ pub struct BudgetStop {
 }
 
 /// Push-based scanner; see the module docs.
+///
+/// The tag, the digest, the line count and the window come from one sweep
+/// of each chunk ([`TagHasher`]'s block sweep, with the window as its line
+/// sink): blocks outside the window are counted, not split into lines, and
+/// the NUL and UTF-8 checks look again only at chunks that are not plain
+/// ASCII.
 #[derive(Debug)]
 pub struct LineScanner {
     hasher: TagHasher,
-    request: WindowRequest,
+    window: Window,
     /// Total bytes fed.
     offset: u64,
     /// The first bytes, held until the BOM question is settled.
@@ -66,9 +73,17 @@ pub struct LineScanner {
     carry: Vec<u8>,
     carry_offset: u64,
     error: Option<DecodeError>,
+}
+
+/// The line side of a scan: numbering, the kept rows and the budget.
+#[derive(Debug)]
+struct Window {
+    request: WindowRequest,
     /// 1-based number of the line being read.
     line: usize,
-    /// Bytes of the current line seen so far.
+    /// Bytes of the current line seen so far (for a line begun in a block
+    /// that was counted, not visited: non-zero exactly when the line is not
+    /// empty).
     line_len: u64,
     /// Whether the current line is being kept (in the window, under budget).
     keeping: bool,
@@ -76,20 +91,15 @@ pub struct LineScanner {
     rows: Vec<String>,
     used: usize,
     budget_stop: Option<BudgetStop>,
+    /// Whether the chunk being swept held a NUL or a non-ASCII byte.
+    unusual: bool,
 }
 
 impl LineScanner {
     /// A scanner for `scheme` keeping the rows `request` asks for.
     pub fn new(scheme: TagScheme, request: WindowRequest) -> LineScanner {
-        let mut scanner = LineScanner {
-            hasher: TagHasher::with_digest(scheme),
+        let mut window = Window {
             request,
-            offset: 0,
-            head: Vec::new(),
-            head_done: false,
-            carry: Vec::new(),
-            carry_offset: 0,
-            error: None,
             line: 1,
             line_len: 0,
             keeping: false,
@@ -97,9 +107,19 @@ impl LineScanner {
             rows: Vec::new(),
             used: 0,
             budget_stop: None,
+            unusual: false,
         };
-        scanner.keeping = scanner.in_window(1);
-        scanner
+        window.keeping = window.in_window(1);
+        LineScanner {
+            hasher: TagHasher::with_digest(scheme),
+            window,
+            offset: 0,
+            head: Vec::new(),
+            head_done: false,
+            carry: Vec::new(),
+            carry_offset: 0,
+            error: None,
+        }
     }
 
     /// The decode error found so far, if any; callers may stop feeding once
@@ -109,23 +129,22 @@ impl LineScanner {
     }
 
     /// Feeds the next chunk.
-    pub fn update(&mut self, data: &[u8]) {
+    pub fn update(&mut self, mut data: &[u8]) {
         if self.error.is_some() {
             return;
         }
-        self.hasher.update(data);
         if !self.head_done {
             let take = (4 - self.head.len()).min(data.len());
+            self.hasher.update(&data[..take]);
             self.head.extend_from_slice(&data[..take]);
             self.offset += take as u64;
+            data = &data[take..];
             if self.head.len() < 4 {
                 return;
             }
             self.settle_head();
-            self.body(&data[take..]);
-        } else {
-            self.body(data);
         }
+        self.sweep(data);
     }
 
     /// Ends the scan.
@@ -144,9 +163,10 @@ impl LineScanner {
         if let Some(error) = self.error {
             return Err(error);
         }
-        let mut total = self.line - 1;
-        if self.line_len > 0 {
-            self.end_line();
+        let mut window = self.window;
+        let mut total = window.line - 1;
+        if window.line_len > 0 {
+            window.end_line();
             total += 1;
         }
         let fingerprint = self.hasher.finish_fingerprint();
@@ -155,16 +175,10 @@ impl LineScanner {
             fingerprint,
             total_lines: total,
             byte_len: self.offset,
-            rows: self.rows,
-            start: self.request.start,
-            budget_stop: self.budget_stop,
+            rows: window.rows,
+            start: window.request.start,
+            budget_stop: window.budget_stop,
         })
-    }
-
-    fn in_window(&self, line: usize) -> bool {
-        line >= self.request.start
-            && self.request.end.is_none_or(|end| line <= end)
-            && self.budget_stop.is_none()
     }
 
     fn settle_head(&mut self) {
@@ -174,19 +188,20 @@ impl LineScanner {
             self.error = Some(DecodeError::UnsupportedEncoding { encoding });
             return;
         }
-        // `body` counts offsets from `self.offset`, so rewind over the head.
+        // The head is hashed already; its lines are split here. Offsets
+        // count from `self.offset`, so rewind over the head.
         self.offset -= head.len() as u64;
         match head.strip_prefix(UTF8_BOM) {
             Some(rest) => {
                 self.offset += UTF8_BOM.len() as u64;
-                self.body(rest);
+                self.head_lines(rest);
             }
-            None => self.body(&head),
+            None => self.head_lines(&head),
         }
     }
 
-    /// Processes BOM-free body bytes: validation, then line splitting.
-    fn body(&mut self, data: &[u8]) {
+    /// Checks BOM-free head bytes, already hashed, and splits their lines.
+    fn head_lines(&mut self, data: &[u8]) {
         if data.is_empty() || self.error.is_some() {
             return;
         }
@@ -199,63 +214,31 @@ impl LineScanner {
             return;
         }
         self.validate_utf8(data, base);
-        if self.error.is_some() {
-            return;
+        if self.error.is_none() {
+            self.window.visit(data);
         }
-        let mut rest = data;
-        loop {
-            if let Some(skipped) = self.skip_lines(rest) {
-                rest = skipped;
-            }
-            let Some(i) = memchr::memchr(b'\n', rest) else {
-                break;
-            };
-            self.line_part(&rest[..i]);
-            self.end_line();
-            rest = &rest[i + 1..];
-        }
-        self.line_part(rest);
     }
 
-    /// Fast path over lines that are neither kept nor the budget stop's
-    /// line: counts line breaks in bulk instead of visiting each line.
-    ///
-    /// Before the window it jumps to the window's first line (or past the
-    /// whole chunk when the window starts later); past the window, or once
-    /// the budget has stopped it, it counts every remaining line. Returns
-    /// what is left to visit line by line, or `None` when the fast path
-    /// does not apply here.
-    fn skip_lines<'d>(&mut self, rest: &'d [u8]) -> Option<&'d [u8]> {
-        if self.keeping || self.budget_stop.is_some_and(|s| s.line == self.line) {
-            return None;
+    /// Hashes, splits and checks body bytes (after the head) in one sweep.
+    fn sweep(&mut self, data: &[u8]) {
+        if data.is_empty() || self.error.is_some() {
+            return;
         }
-        let past_window =
-            self.budget_stop.is_some() || self.request.end.is_some_and(|end| self.line > end);
-        if !past_window && self.line >= self.request.start {
-            return None;
+        let base = self.offset;
+        self.offset += data.len() as u64;
+        self.window.unusual = false;
+        self.hasher.sweep(data, &mut self.window);
+        if !self.window.unusual && self.carry.is_empty() {
+            // Plain ASCII with no sequence to complete: valid text.
+            return;
         }
-        let breaks = count_newlines(rest);
-        if !past_window {
-            // Line breaks to pass before the window's first line.
-            let need = self.request.start - self.line;
-            if breaks >= need {
-                let at = memchr::memchr_iter(b'\n', rest)
-                    .nth(need - 1)
-                    .expect("counted");
-                self.line = self.request.start;
-                self.line_len = 0;
-                self.keeping = self.in_window(self.line);
-                return Some(&rest[at + 1..]);
-            }
+        if let Some(i) = memchr::memchr(0, data) {
+            self.error = Some(DecodeError::Binary {
+                offset: base + i as u64,
+            });
+            return;
         }
-        match memchr::memrchr(b'\n', rest) {
-            None => self.line_len += rest.len() as u64,
-            Some(last) => {
-                self.line += breaks;
-                self.line_len = (rest.len() - last - 1) as u64;
-            }
-        }
-        Some(&rest[rest.len()..])
+        self.validate_utf8(data, base);
     }
 
     fn validate_utf8(&mut self, mut data: &[u8], mut base: u64) {
@@ -290,6 +273,61 @@ impl LineScanner {
                 }
             }
         }
+    }
+}
+
+impl LineSink for Window {
+    fn wants(&self, newlines: usize) -> bool {
+        let (first, last) = (self.line, self.line + newlines);
+        match self.budget_stop {
+            // Only the stop line's length is still wanted.
+            Some(stop) => (first..=last).contains(&stop.line),
+            None => last >= self.request.start && self.request.end.is_none_or(|end| first <= end),
+        }
+    }
+
+    fn passable(&self) -> Option<usize> {
+        let line = self.line;
+        match self.budget_stop {
+            Some(stop) if stop.line < line => Some(usize::MAX),
+            Some(stop) => (stop.line - line).checked_sub(1),
+            None if self.request.end.is_some_and(|end| line > end) => Some(usize::MAX),
+            None => (self.request.start.saturating_sub(line)).checked_sub(1),
+        }
+    }
+
+    fn pass(&mut self, newlines: usize, blocks: usize, ends_line: bool) {
+        if newlines == 0 {
+            self.line_len += BLOCK_BYTES * blocks as u64;
+        } else {
+            self.line += newlines;
+            self.line_len = u64::from(!ends_line);
+        }
+        self.keeping = self.in_window(self.line);
+    }
+
+    fn visit(&mut self, mut bytes: &[u8]) {
+        while let Some(i) = memchr::memchr(b'\n', bytes) {
+            self.line_part(&bytes[..i]);
+            self.end_line();
+            bytes = &bytes[i + 1..];
+        }
+        self.line_part(bytes);
+    }
+
+    fn note(&mut self, unusual: bool) {
+        self.unusual |= unusual;
+    }
+}
+
+/// Bytes of a block the sweep counts without visiting.
+const BLOCK_BYTES: u64 = 64;
+
+impl Window {
+    fn in_window(&self, line: usize) -> bool {
+        line >= self.request.start
+            && self.request.end.is_none_or(|end| line <= end)
+            && self.budget_stop.is_none()
     }
 
     fn remaining(&self) -> usize {
@@ -330,29 +368,22 @@ impl LineScanner {
             } else {
                 self.used += cost;
                 let bytes = std::mem::take(&mut self.current);
-                match String::from_utf8(bytes) {
-                    Ok(row) => self.rows.push(row),
-                    Err(e) => {
-                        // Unreachable after validation; fail closed anyway.
-                        self.error = Some(DecodeError::NotUtf8 {
-                            offset: e.utf8_error().valid_up_to() as u64,
-                        });
-                    }
-                }
+                // Invalid UTF-8 makes the whole scan an error (the chunk's
+                // validation, which follows the sweep, reports where); the
+                // row is never shown.
+                let row = String::from_utf8(bytes)
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+                self.rows.push(row);
             }
-        } else if self.budget_stop.is_some_and(|s| s.line == self.line) {
-            let stop = self.budget_stop.as_mut().expect("checked");
+        } else if let Some(stop) = self.budget_stop.as_mut()
+            && stop.line == self.line
+        {
             stop.line_bytes = self.line_len;
         }
         self.line += 1;
         self.line_len = 0;
         self.keeping = self.in_window(self.line);
     }
-}
-
-/// Number of `\n` bytes in `bytes` (a loop the compiler vectorises).
-fn count_newlines(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| b == b'\n').count()
 }
 
 /// Number of decimal digits of `n`.

@@ -13,9 +13,30 @@
 //! [`TagHasher`] is push-based: feed any chunking of the bytes and the tag is
 //! the same as hashing them in one piece, so callers can fingerprint files of
 //! any size in bounded memory.
+//!
+//! # One pass
+//!
+//! The hasher sweeps the bytes in 64-byte blocks ([`block`]). A block in
+//! which no line ends in trailing whitespace (and, for omp, with no CR) is
+//! part of the normalised stream as it stands, so it goes straight into the
+//! scheme's hash (FNV-1a or our streaming xxHash32, [`xxh32`]) and, in
+//! long contiguous runs, into the 128-bit digest; only the rare other
+//! blocks go through the exact line-by-line rules. The same sweep tells a
+//! [`LineSink`](sweep::LineSink) how many lines each block holds, so
+//! [`crate::scan::LineScanner`] gets the tag, the digest, the line count
+//! and its window from one look at each byte. Under `rho` the FNV-1a chain
+//! (one dependent multiply per byte) is the floor: the block scans are
+//! independent of it and run in its shadow.
 
 use std::fmt;
 use std::str::FromStr;
+
+mod block;
+pub(crate) mod sweep;
+mod xxh32;
+
+use block::is_ws;
+use xxh32::Xxh32;
 
 /// Which fingerprint algorithm mints snapshot tags (product.md §2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -113,15 +134,15 @@ pub struct TagHasher {
     /// as (byte, count) runs; it is hashed only if more content follows.
     pending: Vec<(u8, u64)>,
     fnv: u32,
-    xxh: xxhash_rust::xxh32::Xxh32,
+    xxh: Xxh32,
     /// omp: bytes of a possible leading BOM seen so far (0..=3), or `None`
     /// once the start of the file has been decided.
     bom_probe: Option<usize>,
     /// omp: the previous chunk ended with a CR whose meaning (CRLF or lone
     /// CR) depends on the next byte.
     cr_pending: bool,
-    /// Short runs of the normalised stream, collected so xxHash32 (omp) and
-    /// the digest get large updates.
+    /// Short runs of the normalised stream, collected so the digest gets
+    /// large updates.
     staged: Vec<u8>,
     /// Strong digest of the same normalised stream, when asked for.
     digest: Option<Box<xxhash_rust::xxh3::Xxh3>>,
@@ -148,8 +169,8 @@ pub struct Fingerprint {
 const FNV_OFFSET_BASIS: u32 = 0x811C_9DC5;
 const FNV_PRIME: u32 = 0x0100_0193;
 const UTF8_BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
-/// Size at which the staging buffer is flushed into xxHash32 (omp) and the
-/// digest (bytes); small enough to stay in the first-level cache.
+/// Size at which the staging buffer is flushed into the digest (bytes);
+/// small enough to stay in the first-level cache.
 const STAGE_FLUSH: usize = 16 * 1024;
 /// Runs at least this long skip the staging buffer (bytes).
 const DIRECT_RUN: usize = 1024;
@@ -169,7 +190,7 @@ impl TagHasher {
             scheme,
             pending: Vec::new(),
             fnv: FNV_OFFSET_BASIS,
-            xxh: xxhash_rust::xxh32::Xxh32::new(0),
+            xxh: Xxh32::new(),
             bom_probe: Some(0),
             cr_pending: false,
             staged: Vec::new(),
@@ -199,6 +220,12 @@ impl TagHasher {
 
     /// Feeds the next chunk of the file's bytes.
     pub fn update(&mut self, data: &[u8]) {
+        self.sweep(data, &mut sweep::NoLines);
+    }
+
+    /// Feeds bytes by the exact line-by-line rules (the slow path of the
+    /// sweep, and the whole of any piece shorter than a block).
+    fn exact(&mut self, data: &[u8]) {
         match self.scheme {
             TagScheme::Rho => self.update_rho(data),
             TagScheme::Omp => self.update_omp(data),
@@ -272,7 +299,10 @@ impl TagHasher {
     /// Feeds bytes of the normalised stream to xxHash32 (omp) and the
     /// digest, not to FNV (see [`TagHasher::runs`]).
     fn emit_streams(&mut self, bytes: &[u8]) {
-        if self.scheme == TagScheme::Rho && self.digest.is_none() {
+        if self.scheme == TagScheme::Omp {
+            self.xxh.update(bytes);
+        }
+        if self.digest.is_none() {
             return;
         }
         if bytes.len() >= DIRECT_RUN {
@@ -286,7 +316,7 @@ impl TagHasher {
         }
     }
 
-    /// Hands the staged bytes to xxHash32 (omp) and the digest.
+    /// Hands the staged bytes to the digest.
     fn flush_staged(&mut self) {
         if self.staged.is_empty() {
             return;
@@ -298,9 +328,6 @@ impl TagHasher {
     }
 
     fn feed_streams(&mut self, bytes: &[u8]) {
-        if self.scheme == TagScheme::Omp {
-            self.xxh.update(bytes);
-        }
         if let Some(digest) = &mut self.digest {
             digest.update(bytes);
         }
@@ -416,7 +443,7 @@ impl TagHasher {
     fn update_rho(&mut self, data: &[u8]) {
         self.runs(
             data,
-            is_rho_ws,
+            |b| is_ws(TagScheme::Rho, b),
             |d| memchr::memchr(b'\n', d),
             |_, _, i| BreakAction::Keep { next: i + 1 },
         );
@@ -463,7 +490,7 @@ impl TagHasher {
         }
         self.runs(
             data,
-            is_omp_ws,
+            |b| is_ws(TagScheme::Omp, b),
             |d| memchr::memchr2(b'\n', b'\r', d),
             |hasher, d, i| {
                 if d[i] == b'\n' {
@@ -503,16 +530,6 @@ enum BreakAction {
     },
     /// The chunk ends with a CR whose meaning the next chunk decides.
     Pending,
-}
-
-fn is_rho_ws(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\r')
-}
-
-/// After LF normalisation no CR is left inside a line, so only space and tab
-/// can trail.
-fn is_omp_ws(b: u8) -> bool {
-    matches!(b, b' ' | b'\t')
 }
 
 #[cfg(test)]

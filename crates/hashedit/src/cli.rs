@@ -277,7 +277,12 @@ pub fn run() -> ExitCode {
             } else {
                 hashedit_mcp::RootPolicy::Client
             },
-            blocks: Some(std::sync::Arc::new(hashedit_blocks::TreeSitterBlocks::new())),
+            // The server lives across edits: each file's last tree is kept,
+            // so the next syntax check or block lookup reparses only what
+            // changed.
+            blocks: Some(std::sync::Arc::new(
+                hashedit_blocks::TreeSitterBlocks::new().with_tree_cache(),
+            )),
             ..hashedit_mcp::ServerOptions::default()
         };
         return run_mcp(&cli, options);

@@ -128,7 +128,7 @@ fn normalised(scheme: TagScheme, bytes: &[u8]) -> Vec<u8> {
             .map(|piece| {
                 let keep = piece
                     .iter()
-                    .rposition(|&b| !is_rho_ws(b))
+                    .rposition(|&b| !is_ws(TagScheme::Rho, b))
                     .map_or(0, |i| i + 1);
                 piece[..keep].to_vec()
             })
@@ -153,7 +153,7 @@ fn normalised(scheme: TagScheme, bytes: &[u8]) -> Vec<u8> {
                 .map(|piece| {
                     let keep = piece
                         .iter()
-                        .rposition(|&b| !is_omp_ws(b))
+                        .rposition(|&b| !is_ws(TagScheme::Omp, b))
                         .map_or(0, |i| i + 1);
                     piece[..keep].to_vec()
                 })
@@ -194,7 +194,7 @@ proptest! {
         let joined: Vec<u8> = bytes
             .split(|&b| b == b'\n')
             .map(|piece| {
-                let keep = piece.iter().rposition(|&b| !is_rho_ws(b)).map_or(0, |i| i + 1);
+                let keep = piece.iter().rposition(|&b| !is_ws(TagScheme::Rho, b)).map_or(0, |i| i + 1);
                 piece[..keep].to_vec()
             })
             .collect::<Vec<_>>()
@@ -261,5 +261,51 @@ proptest! {
             .join("\n");
         let digest = xxhash_rust::xxh32::xxh32(trimmed.as_bytes(), 0);
         prop_assert_eq!(TagScheme::Omp.tag_of(text.as_bytes()), SnapshotTag((digest & 0xFFFF) as u16));
+    }
+
+    /// The block sweep against the definitions: texts long enough to span
+    /// many 64-byte blocks, built from pieces that put trailing whitespace,
+    /// CRs, whitespace runs longer than a block and line breaks at every
+    /// offset of a block, under any chunking.
+    #[test]
+    fn block_sweep_matches_the_definitions(
+        pieces in proptest::collection::vec(
+            prop_oneof![
+                Just(&b"word"[..]), Just(&b" "[..]), Just(&b"\t"[..]), Just(&b"\n"[..]),
+                Just(&b" \n"[..]), Just(&b"\t \n"[..]), Just(&b"\r\n"[..]), Just(&b"\r"[..]),
+                Just(&b"\xC3\xA9"[..]), Just(&[b' '; 64][..]), Just(&[b' '; 70][..]),
+                Just(&[b'x'; 63][..]), Just(&[b'x'; 130][..]), Just(&b"\xEF\xBB\xBF"[..]),
+            ],
+            0..60),
+        mut cuts in proptest::collection::vec(0usize..3000, 0..5),
+    ) {
+        let bytes: Vec<u8> = pieces.concat();
+        cuts.sort_unstable();
+        for scheme in [TagScheme::Rho, TagScheme::Omp] {
+            let stream = normalised(scheme, &bytes);
+            let mut hasher = TagHasher::with_digest(scheme);
+            let mut start = 0;
+            for &cut in &cuts {
+                let cut = cut.min(bytes.len()).max(start);
+                hasher.update(&bytes[start..cut]);
+                start = cut;
+            }
+            hasher.update(&bytes[start..]);
+            let got = hasher.finish_fingerprint();
+            let tag = match scheme {
+                TagScheme::Rho => {
+                    let mut h = FNV_OFFSET_BASIS;
+                    for &b in &stream {
+                        h ^= u32::from(b);
+                        h = h.wrapping_mul(FNV_PRIME);
+                    }
+                    h
+                }
+                TagScheme::Omp => xxhash_rust::xxh32::xxh32(&stream, 0),
+            };
+            prop_assert_eq!(got.tag, SnapshotTag((tag & 0xFFFF) as u16), "{:?}", scheme);
+            prop_assert_eq!(got.digest, ContentDigest(xxhash_rust::xxh3::xxh3_128(&stream)));
+            prop_assert_eq!(scheme.tag_of(&bytes), got.tag);
+        }
     }
 }
