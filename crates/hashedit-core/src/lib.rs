@@ -57,6 +57,7 @@ mod hunk;
 mod lower;
 mod parse;
 mod plan;
+mod project;
 mod rebase;
 mod scan;
 mod tag;
@@ -98,6 +99,9 @@ pub use rebase::{RebaseLimit, RebaseRefusal, Rebased, rebase};
 
 // The edit entry point and everything it reports (FORMAT.md §6, §7).
 pub use diff::unified_diff;
+
+// Projection of a document still streaming in, for UI cards.
+pub use project::{OpState, ProjectedOp, ProjectedSection, Projection, op_words, project};
 pub use edit::{
     Advice, DroppedBlank, Echo, Edge, EditFailure, EditSettings, Elision, FileEdit, FileEditError,
     FileInput, FinalNewlineProblem, Guards, Indent, IndentEvidence, IndentMismatch,
