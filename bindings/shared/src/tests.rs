@@ -1,0 +1,105 @@
+use super::*;
+
+fn workspace(files: &[(&str, &str)], access: Access) -> (tempfile::TempDir, Embedded) {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let options = Options {
+        access,
+        ..Options::default()
+    };
+    let embedded = Embedded::open(dir.path(), options).unwrap();
+    (dir, embedded)
+}
+
+#[test]
+fn read_then_edit_chained_from_the_preview_through_call() {
+    let (dir, ws) = workspace(&[("f.txt", "a\nb\nc\n")], Access::ReadWrite);
+    let read = ws
+        .call("read_file", serde_json::json!({"path": "f.txt"}))
+        .unwrap();
+    assert_eq!(read.text, "[f.txt#2A47]\n1:a\n2:b\n3:c");
+    let edit = ws
+        .call(
+            "edit",
+            serde_json::json!({"input": "[f.txt#2A47]\nPUT 2:\n+B\n"}),
+        )
+        .unwrap();
+    let new_tag = tag(b"a\nB\nc\n", TagScheme::Rho);
+    assert_eq!(
+        edit.text,
+        format!("PUT 2: (1 → 1 line)\n[f.txt#{new_tag}]\n1:a\n2:B\n3:c")
+    );
+    assert_eq!(
+        edit.structured["files"][0]["diff"],
+        "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("f.txt")).unwrap(),
+        "a\nB\nc\n"
+    );
+}
+
+#[test]
+fn a_read_only_workspace_refuses_writes_and_unknown_calls_are_named() {
+    let (dir, ws) = workspace(&[("f.txt", "a\n")], Access::ReadOnly);
+    let error = ws
+        .write(&WriteArgs {
+            path: "f.txt".into(),
+            content: "b\n".into(),
+            tag: None,
+        })
+        .unwrap_err();
+    assert_eq!(error.kind, ErrorKind::PermissionDenied);
+    assert_eq!(
+        error.message,
+        "write is not available: this hashedit workspace is read-only, so it offers only \
+         read_file, grep, glob and list_dir; nothing was written"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("f.txt")).unwrap(),
+        "a\n"
+    );
+    let error = ws.call("delete", Value::Null).unwrap_err();
+    assert_eq!(error.kind, ErrorKind::InvalidArguments);
+    let error = ws
+        .call("read_file", serde_json::json!({"path": 3}))
+        .unwrap_err();
+    assert_eq!(error.kind, ErrorKind::InvalidArguments);
+    assert!(
+        error.message.starts_with("invalid arguments for read_file: "),
+        "{}",
+        error.message
+    );
+}
+
+#[test]
+fn options_and_helpers() {
+    let dir = tempfile::tempdir().unwrap();
+    let zero = Options {
+        max_output_bytes: 0,
+        ..Options::default()
+    };
+    assert_eq!(
+        Embedded::open(dir.path(), zero).unwrap_err().kind,
+        ErrorKind::InvalidArguments
+    );
+    assert_eq!(
+        Embedded::open(&dir.path().join("missing"), Options::default())
+            .unwrap_err()
+            .kind,
+        ErrorKind::NotFound
+    );
+    assert_eq!(tag(b"a\nb\nc\n", TagScheme::Rho), "2A47");
+    assert_eq!(parse_scheme("omp"), Ok(TagScheme::Omp));
+    assert_eq!(tool_definitions("openai", true).unwrap().len(), 4);
+    assert!(tool_definitions("gemini", false).is_err());
+    assert_eq!(
+        project_json("[a.txt#1234]\nCUT 2\nPUT >3"),
+        serde_json::json!([{"path": "a.txt", "tag": "1234", "line": 1, "ops": [
+            {"line": 2, "header": "CUT 2", "summary": "delete line 2", "rows": [], "state": "complete"},
+            {"line": 3, "header": "PUT >3", "summary": "", "rows": [], "state": "partial"},
+        ]}])
+    );
+}
