@@ -1,6 +1,7 @@
 """Types of hashedit's native module (``hashedit._native``)."""
 
 import os
+import pathlib
 from typing import Any, Literal, Optional, Union
 
 TagScheme = Literal["rho", "omp"]
@@ -47,7 +48,8 @@ class Workspace:
         read_only: bool = False,
     ) -> None: ...
     @property
-    def root(self) -> str: ...
+    def root(self) -> pathlib.Path:
+        """The canonical workspace root."""
     @property
     def tag_scheme(self) -> TagScheme: ...
     @property
