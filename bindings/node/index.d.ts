@@ -78,6 +78,10 @@ export declare class Workspace {
   write(path: string, content: string, options?: { tag?: string }): ToolResult
   /** Apply a hashline edit document, all or nothing. */
   edit(document: string, options?: EditOptions): ToolResult
+  /** The approval preview of an edit document (may be partial), one entry
+   * per section, writing nothing: the dry run's diff against the live file,
+   * or the section's projection with the reason it could not be dry-run. */
+  preview(document: string): PreviewEntry[]
   /** Run a tool by its function-calling name with the JSON arguments
    * `toolDefinitions` describes. */
   call(name: string, args?: Record<string, unknown>): ToolResult
@@ -110,3 +114,7 @@ export declare function toolDefinitions(
   format?: 'openai' | 'anthropic' | 'mcp',
   options?: { readOnly?: boolean },
 ): Array<Record<string, any>>
+
+export type PreviewEntry =
+  | { path: string; source: 'dry_run'; diff: string; summary: string; new_tag: string | null }
+  | (ProjectedSection & { source: 'projection'; error: { kind: ToolErrorKind; message: string } })

@@ -73,6 +73,10 @@ class Workspace {
     return guarded(() => this._native.edit(document, options))
   }
 
+  preview(document) {
+    return this._native.preview(document)
+  }
+
   call(name, args) {
     return guarded(() => this._native.call(name, args))
   }

@@ -238,6 +238,13 @@ impl NativeWorkspace {
         reply(self.inner.edit(&args, mode))
     }
 
+    /// The approval preview of `document`: each section dry-run against
+    /// the live file, or projected when it cannot be.
+    #[napi]
+    pub fn preview(&self, document: String) -> Value {
+        self.inner.preview(&document)
+    }
+
     /// Runs a tool by its function-calling name with JSON arguments.
     #[napi]
     pub fn call(&self, name: String, arguments: Option<Value>) -> Result<ToolReply, Failure> {
@@ -265,7 +272,8 @@ fn invalid(message: String) -> Failure {
 /// The snapshot tag of `data` (a Buffer or a string) under `scheme`.
 #[napi]
 pub fn tag(data: napi::Either<Buffer, String>, scheme: Option<String>) -> Result<String, Failure> {
-    let scheme = hashedit_embed::parse_scheme(scheme.as_deref().unwrap_or("rho")).map_err(invalid)?;
+    let scheme =
+        hashedit_embed::parse_scheme(scheme.as_deref().unwrap_or("rho")).map_err(invalid)?;
     Ok(match &data {
         napi::Either::A(buffer) => hashedit_embed::tag(buffer, scheme),
         napi::Either::B(text) => hashedit_embed::tag(text.as_bytes(), scheme),

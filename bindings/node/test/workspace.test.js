@@ -135,3 +135,18 @@ test('the bin is the CLI', () => {
   const version = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8' })
   assert.equal(version.stdout, 'hashedit 0.1.0\n')
 })
+
+test('the approval preview', () => {
+  const root = fixture()
+  const ws = new hashedit.Workspace(root)
+  const t1 = hashedit.tag('one\ntwo\nthree\n')
+  const preview = ws.preview(`[notes.txt#${t1}]\nCUT 2\n[gone.txt#1234]\nPUT 1:\n+x`)
+  assert.deepEqual(preview[0], {
+    path: 'notes.txt', source: 'dry_run', summary: 'CUT 2 (1 line)', new_tag: hashedit.tag('one\nthree\n'),
+    diff: '--- a/notes.txt\n+++ b/notes.txt\n@@ -1,3 +1,2 @@\n one\n-two\n three\n',
+  })
+  assert.equal(preview[1].source, 'projection')
+  assert.equal(preview[1].error.kind, 'not_found')
+  assert.deepEqual(preview[1].ops[0].rows, ['x'])
+  assert.equal(fs.readFileSync(path.join(root, 'notes.txt'), 'utf8'), 'one\ntwo\nthree\n')
+})

@@ -215,6 +215,14 @@ impl PyWorkspace {
         self.run(py, move |ws| ws.edit(&args, mode))
     }
 
+    /// The approval preview of `document`: each section dry-run against
+    /// the live file, or projected when it cannot be.
+    fn preview<'py>(&self, py: Python<'py>, document: String) -> PyResult<Bound<'py, PyAny>> {
+        let inner = Arc::clone(&self.inner);
+        let preview = py.detach(move || inner.preview(&document));
+        to_python(py, &preview)
+    }
+
     /// Runs a tool by its function-calling name with a dict of arguments.
     #[pyo3(signature = (name, arguments = None))]
     fn call(

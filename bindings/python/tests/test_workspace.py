@@ -193,3 +193,19 @@ def test_the_console_script_is_the_cli(root: pathlib.Path) -> None:
     module = subprocess.run([sys.executable, "-m", "hashedit", "--root", str(root), "ls"],
                             capture_output=True, text=True, check=False)
     assert (module.returncode, module.stdout) == (0, "notes.txt\nsrc/\n")
+
+
+def test_the_approval_preview(root: pathlib.Path) -> None:
+    ws = hashedit.Workspace(root)
+    t1 = hashedit.tag("one\ntwo\nthree\n")
+    preview = ws.preview(f"[notes.txt#{t1}]\nCUT 2\n[gone.txt#1234]\nPUT 1:\n+x")
+    assert preview == [
+        {"path": "notes.txt", "source": "dry_run", "summary": "CUT 2 (1 line)",
+         "new_tag": hashedit.tag("one\nthree\n"),
+         "diff": "--- a/notes.txt\n+++ b/notes.txt\n@@ -1,3 +1,2 @@\n one\n-two\n three\n"},
+        {"path": "gone.txt", "source": "projection", "tag": "1234", "line": 3,
+         "ops": [{"line": 4, "header": "PUT 1:", "summary": "replace line 1", "rows": ["x"],
+                  "state": "complete"}],
+         "error": {"kind": "not_found", "message": preview[1]["error"]["message"]}},
+    ]
+    assert (root / "notes.txt").read_text() == "one\ntwo\nthree\n"

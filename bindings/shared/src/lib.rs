@@ -24,6 +24,7 @@ use hashedit_tools::workspace::Workspace;
 use hashedit_tools::{ErrorKind, Outcome, Session, ToolContext, ToolError, ToolResult};
 use serde_json::Value;
 
+mod preview;
 mod projection;
 
 pub use projection::project_json;

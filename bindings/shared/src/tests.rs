@@ -68,7 +68,9 @@ fn a_read_only_workspace_refuses_writes_and_unknown_calls_are_named() {
         .unwrap_err();
     assert_eq!(error.kind, ErrorKind::InvalidArguments);
     assert!(
-        error.message.starts_with("invalid arguments for read_file: "),
+        error
+            .message
+            .starts_with("invalid arguments for read_file: "),
         "{}",
         error.message
     );
@@ -101,5 +103,59 @@ fn options_and_helpers() {
             {"line": 2, "header": "CUT 2", "summary": "delete line 2", "rows": [], "state": "complete"},
             {"line": 3, "header": "PUT >3", "summary": "", "rows": [], "state": "partial"},
         ]}])
+    );
+}
+
+#[test]
+fn the_approval_preview_dry_runs_live_files_and_projects_the_rest() {
+    let (dir, ws) = workspace(
+        &[("a.txt", "one\ntwo\n"), ("b.txt", "x\n")],
+        Access::ReadWrite,
+    );
+    let a = tag(b"one\ntwo\n", TagScheme::Rho);
+    let new_a = tag(b"ONE\ntwo\n", TagScheme::Rho);
+    // Both sections dry-run: the real diff, removals as `-` rows.
+    let both = format!(
+        "[a.txt#{a}]\nPUT 1:\n+ONE\n[b.txt#{}]\nCUT 1\n",
+        tag(b"x\n", TagScheme::Rho)
+    );
+    assert_eq!(
+        ws.preview(&both),
+        serde_json::json!([
+            {"path": "a.txt", "source": "dry_run", "summary": "PUT 1: (1 → 1 line)", "new_tag": new_a,
+             "diff": "--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n-one\n+ONE\n two\n"},
+            {"path": "b.txt", "source": "dry_run", "summary": "CUT 1 (1 line)",
+             "new_tag": tag(b"", TagScheme::Rho),
+             "diff": "--- a/b.txt\n+++ b/b.txt\n@@ -1 +0,0 @@\n-x\n"},
+        ])
+    );
+    // A stale section and a missing file fall back to their projections;
+    // the live one still dry-runs. A cut last line is projected too.
+    let mixed =
+        format!("[b.txt#FFFF]\nCUT 1\n[a.txt#{a}]\nPUT 2:\n+TWO\n[new.txt#1234]\nPUT >$:\n+hel");
+    let preview = ws.preview(&mixed);
+    assert_eq!(preview[0]["source"], "projection");
+    assert_eq!(preview[0]["error"]["kind"], "stale_tag");
+    assert_eq!(
+        preview[0]["ops"],
+        serde_json::json!([{"line": 2, "header": "CUT 1", "summary": "delete line 1", "rows": [], "state": "complete"}])
+    );
+    assert_eq!(preview[1]["source"], "dry_run");
+    assert_eq!(
+        preview[1]["diff"],
+        "--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n"
+    );
+    assert_eq!(preview[2]["source"], "projection");
+    assert_eq!(preview[2]["error"]["kind"], "not_found");
+    assert_eq!(preview[2]["ops"][0]["rows"], serde_json::json!(["hel"]));
+    assert_eq!(preview.as_array().unwrap().len(), 3);
+    // Nothing was written.
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.txt")).unwrap(),
+        "one\ntwo\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("b.txt")).unwrap(),
+        "x\n"
     );
 }

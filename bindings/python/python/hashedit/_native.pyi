@@ -87,6 +87,12 @@ class Workspace:
         """Apply a hashline edit document, all or nothing. ``dry_run`` writes
         nothing and answers with the unified diffs; ``force`` writes past the
         guards (never past a stale tag, an overlap or a bad line)."""
+    def preview(self, document: str) -> list[dict[str, Any]]:
+        """The approval preview of an edit document (may be partial), one
+        entry per section, writing nothing: ``{"path", "source": "dry_run",
+        "diff", "summary", "new_tag"}`` when the section dry-runs against the
+        live file (removals are real ``-`` rows), else ``{"path", "source":
+        "projection", "tag", "line", "ops", "error": {"kind", "message"}}``."""
     def call(self, name: str, arguments: Optional[dict[str, Any]] = None) -> Result:
         """Run a tool by its function-calling name (``read_file``, ``grep``,
         ``glob``, ``list_dir``, ``write``, ``edit``) with the JSON arguments
