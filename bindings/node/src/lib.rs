@@ -11,11 +11,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 use hashedit_embed::{Access, Embedded, Options};
-use hashedit_tools::args::{
-    EditArgs, GlobArgs, GrepArgs, ListDirArgs, OutputMode, ReadFileArgs, WriteArgs,
+use hashedit_tools::{
+    EditArgs, EditMode, GlobArgs, GrepArgs, ListDirArgs, Outcome, OutputMode, ReadFileArgs,
+    ToolError, ToolResult, WriteArgs,
 };
-use hashedit_tools::tools::EditMode;
-use hashedit_tools::{Outcome, ToolError, ToolResult};
 use napi::bindgen_prelude::Buffer;
 use napi_derive::napi;
 use serde_json::Value;

@@ -11,11 +11,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use hashedit_embed::{Access, Embedded, Options};
-use hashedit_tools::args::{
-    EditArgs, GlobArgs, GrepArgs, ListDirArgs, OutputMode, ReadFileArgs, WriteArgs,
+use hashedit_tools::{
+    EditArgs, EditMode, GlobArgs, GrepArgs, ListDirArgs, Outcome, OutputMode, ReadFileArgs,
+    ToolError as CoreError, ToolResult, WriteArgs,
 };
-use hashedit_tools::tools::EditMode;
-use hashedit_tools::{Outcome, ToolError as CoreError, ToolResult};
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};

@@ -18,10 +18,10 @@ use std::path::Path;
 use hashedit_blocks::TreeSitterBlocks;
 use hashedit_core::TagScheme;
 use hashedit_mcp::{ToolFormat, export_tool_definitions};
-use hashedit_tools::args::{EditArgs, GlobArgs, GrepArgs, ListDirArgs, ReadFileArgs, WriteArgs};
-use hashedit_tools::tools::{self, EditMode};
-use hashedit_tools::workspace::Workspace;
-use hashedit_tools::{ErrorKind, Outcome, Session, ToolContext, ToolError, ToolResult};
+use hashedit_tools::{
+    EditArgs, EditMode, ErrorKind, GlobArgs, GrepArgs, ListDirArgs, Outcome, ReadFileArgs, Session,
+    ToolContext, ToolError, ToolResult, Workspace, WriteArgs,
+};
 use serde_json::Value;
 
 mod preview;
@@ -55,7 +55,7 @@ impl Default for Options {
     fn default() -> Options {
         Options {
             tag_scheme: TagScheme::Rho,
-            max_output_bytes: hashedit_core::truncate::DEFAULT_MAX_OUTPUT_BYTES,
+            max_output_bytes: hashedit_core::DEFAULT_MAX_OUTPUT_BYTES,
             access: Access::ReadWrite,
         }
     }
@@ -119,35 +119,35 @@ impl Embedded {
 
     /// `read_file`.
     pub fn read(&self, args: &ReadFileArgs) -> ToolResult<Outcome> {
-        tools::read_file(&self.context(), args)
+        hashedit_tools::read_file(&self.context(), args)
     }
 
     /// `grep`.
     pub fn grep(&self, args: &GrepArgs) -> ToolResult<Outcome> {
-        tools::grep(&self.context(), args)
+        hashedit_tools::grep(&self.context(), args)
     }
 
     /// `glob`.
     pub fn glob(&self, args: &GlobArgs) -> ToolResult<Outcome> {
-        tools::glob(&self.context(), args)
+        hashedit_tools::glob(&self.context(), args)
     }
 
     /// `list_dir`.
     pub fn list_dir(&self, args: &ListDirArgs) -> ToolResult<Outcome> {
-        tools::list_dir(&self.context(), args)
+        hashedit_tools::list_dir(&self.context(), args)
     }
 
     /// `write`; refused on a read-only workspace.
     pub fn write(&self, args: &WriteArgs) -> ToolResult<Outcome> {
         self.writable("write")?;
-        tools::write(&self.context(), args)
+        hashedit_tools::write(&self.context(), args)
     }
 
     /// `edit` (a dry run writes nothing and answers with each file's
     /// unified diff); refused on a read-only workspace.
     pub fn edit(&self, args: &EditArgs, mode: EditMode) -> ToolResult<Outcome> {
         self.writable("edit")?;
-        tools::edit(&self.context(), args, mode)
+        hashedit_tools::edit(&self.context(), args, mode)
     }
 
     /// Runs the tool called `name` (`read_file`, `grep`, `glob`,

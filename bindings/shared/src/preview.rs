@@ -5,16 +5,14 @@
 //! real unified diff, removals as `-` rows of the file's actual lines. A
 //! section that cannot be dry-run (its file is missing, its tag is stale,
 //! its ops do not apply, or the whole document does not parse yet) falls
-//! back to the projection of its text ([`hashedit_core::project`]): its
+//! back to the projection of its text ([`hashedit_core::project()`]): its
 //! ops in words and the rows it adds, with the reason the dry run gave.
 //!
 //! The preview writes nothing and does not touch the session: a snapshot
 //! shown to a person is not one the model was served.
 
-use hashedit_core::project::project;
-use hashedit_tools::args::EditArgs;
-use hashedit_tools::tools::{self, EditMode};
-use hashedit_tools::{ToolContext, ToolError};
+use hashedit_core::project;
+use hashedit_tools::{EditArgs, EditMode, Outcome, ToolContext, ToolError};
 use serde_json::{Value, json};
 
 use crate::Embedded;
@@ -54,8 +52,8 @@ impl Embedded {
     }
 }
 
-fn dry_run(cx: &ToolContext, document: &str) -> Result<hashedit_tools::Outcome, ToolError> {
-    tools::edit(cx, &EditArgs::new(document), EditMode::DryRun)
+fn dry_run(cx: &ToolContext, document: &str) -> Result<Outcome, ToolError> {
+    hashedit_tools::edit(cx, &EditArgs::new(document), EditMode::DryRun)
 }
 
 fn dry_run_entries(facts: &Value) -> Vec<Value> {
