@@ -100,11 +100,11 @@ pub use rebase::{RebaseLimit, RebaseRefusal, Rebased, rebase};
 // The edit entry point and everything it reports (FORMAT.md §6, §7).
 pub use diff::unified_diff;
 
-// Projection of a document still streaming in, for UI cards.
-pub use project::{OpState, ProjectedOp, ProjectedSection, Projection, op_words, project};
 pub use edit::{
     Advice, DroppedBlank, Echo, Edge, EditFailure, EditSettings, Elision, FileEdit, FileEditError,
     FileInput, FinalNewlineProblem, Guards, Indent, IndentEvidence, IndentMismatch,
     LostIndentation, NoHistory, Reading, ReadingKind, Refusal, Repair, Shift, ShortRange,
     SnapshotHistory, Suspicion, SyntaxBreak, TagCheck, edit_file,
 };
+// Projection of a document still streaming in, for UI cards.
+pub use project::{OpState, ProjectedOp, ProjectedSection, Projection, op_words, project};
