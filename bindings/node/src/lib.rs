@@ -177,6 +177,7 @@ impl NativeWorkspace {
             max_results: o.max_results.map(|n| n as usize),
             max_per_file: o.max_per_file.map(|n| n as usize),
             output_mode,
+            ..Default::default()
         }))
     }
 
@@ -195,6 +196,7 @@ impl NativeWorkspace {
             path,
             include_hidden,
             max_results: max_results.map(|n| n as usize),
+            ..Default::default()
         }))
     }
 
@@ -203,6 +205,7 @@ impl NativeWorkspace {
     pub fn list_dir(&self, path: Option<String>) -> Result<ToolReply, Failure> {
         reply(self.inner.list_dir(&ListDirArgs {
             path: path.unwrap_or_else(|| ".".into()),
+            ..Default::default()
         }))
     }
 

@@ -154,6 +154,7 @@ impl PyWorkspace {
             max_results,
             max_per_file,
             output_mode: Some(output_mode),
+            ..Default::default()
         };
         self.run(py, move |ws| ws.grep(&args))
     }
@@ -172,13 +173,17 @@ impl PyWorkspace {
             path,
             include_hidden: Some(include_hidden),
             max_results,
+            ..Default::default()
         };
         self.run(py, move |ws| ws.glob(&args))
     }
 
     #[pyo3(signature = (path = ".".to_string()))]
     fn list_dir(&self, py: Python<'_>, path: String) -> PyResult<ToolOutput> {
-        let args = ListDirArgs { path };
+        let args = ListDirArgs {
+            path,
+            ..Default::default()
+        };
         self.run(py, move |ws| ws.list_dir(&args))
     }
 
