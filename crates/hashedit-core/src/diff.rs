@@ -3,10 +3,17 @@
 //! Diffs are never part of the model-facing reply (the preview is); they
 //! serve people reviewing a change. Built on the `similar` crate.
 
+use std::time::Duration;
+
 use similar::TextDiff;
 
 /// Context lines around each diff hunk.
 pub const DIFF_CONTEXT_LINES: usize = 3;
+
+/// Longest time spent searching for the smallest diff; past it the diff
+/// is still exact, only coarser (larger hunks). Bounds the cost an applied
+/// edit of a huge file pays for its diff metadata.
+pub const DIFF_TIMEOUT: Duration = Duration::from_millis(500);
 
 /// A unified diff from `old` to `new` with `a/PATH` and `b/PATH` headers.
 ///
@@ -28,7 +35,9 @@ pub fn unified_diff(display_path: &str, old: &[u8], new: &[u8]) -> String {
     } else {
         (old.into_owned(), new.into_owned())
     };
-    let diff = TextDiff::from_lines(old.as_str(), new.as_str());
+    let diff = TextDiff::configure()
+        .timeout(DIFF_TIMEOUT)
+        .diff_lines(old.as_str(), new.as_str());
     let text = diff
         .unified_diff()
         .context_radius(DIFF_CONTEXT_LINES)

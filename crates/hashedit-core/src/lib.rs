@@ -57,6 +57,7 @@ mod hunk;
 mod lower;
 mod parse;
 mod plan;
+mod project;
 mod rebase;
 mod scan;
 mod tag;
@@ -98,9 +99,12 @@ pub use rebase::{RebaseLimit, RebaseRefusal, Rebased, rebase};
 
 // The edit entry point and everything it reports (FORMAT.md §6, §7).
 pub use diff::unified_diff;
+
 pub use edit::{
     Advice, DroppedBlank, Echo, Edge, EditFailure, EditSettings, Elision, FileEdit, FileEditError,
     FileInput, FinalNewlineProblem, Guards, Indent, IndentEvidence, IndentMismatch,
     LostIndentation, NoHistory, Reading, ReadingKind, Refusal, Repair, Shift, ShortRange,
     SnapshotHistory, Suspicion, SyntaxBreak, TagCheck, edit_file,
 };
+// Projection of a document still streaming in, for UI cards.
+pub use project::{OpState, ProjectedOp, ProjectedSection, Projection, op_words, project};

@@ -37,6 +37,7 @@
 mod arguments;
 mod catalog;
 mod envelope;
+mod export;
 mod result;
 mod roots;
 mod server;
@@ -51,6 +52,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 
 pub use arguments::CLIENT_CONTROL_ARGUMENTS;
 pub use catalog::{CatalogEntry, GUIDE, GUIDE_PROMPT, INSTRUCTIONS, READ_ONLY_INSTRUCTIONS};
+pub use export::{ToolFormat, export_tool_definitions};
 pub use result::{RESULT_META_KEY, StructuredContent};
 pub use roots::{ROOTS_TIMEOUT, RootPolicy};
 pub use server::{HashEditServer, PROGRESS_INTERVAL, SERVER_NAME, SUPPORTED_PROTOCOL_VERSIONS};

@@ -50,7 +50,7 @@ pub fn success(outcome: Outcome, shape: StructuredContent) -> CallToolResult {
     } = outcome;
     let structured_content = match shape {
         StructuredContent::Off => None,
-        StructuredContent::On => Some(with_text(structured.clone(), &text)),
+        StructuredContent::On => Some(with_text(without_diffs(structured.clone()), &text)),
     };
     let mut content = vec![ContentBlock::text(text)];
     // An image read_file read goes to the model as image content, so a
@@ -111,6 +111,20 @@ pub fn failure(
     result.meta = Some(facts(data));
     result.structured_content = structured_content;
     result
+}
+
+/// `data` without the unified diffs an edit reports per file
+/// (`files[].diff`): they are for UI cards, which read `_meta`, and some
+/// clients show a model the structured content.
+fn without_diffs(mut data: Value) -> Value {
+    if let Some(files) = data.get_mut("files").and_then(Value::as_array_mut) {
+        for file in files {
+            if let Some(file) = file.as_object_mut() {
+                file.remove("diff");
+            }
+        }
+    }
+    data
 }
 
 /// `_meta` holding `data` under [`RESULT_META_KEY`].
@@ -195,6 +209,22 @@ mod tests {
         assert_eq!(
             value["_meta"],
             json!({"io.github.hashedit/result": {"kind": "stale_tag"}})
+        );
+    }
+
+    #[test]
+    fn an_edits_diffs_ride_in_meta_only() {
+        let diff = "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-x\n+y\n";
+        let facts = json!({"files": [{"path": "a.txt", "diff": diff}], "dry_run": false});
+        let outcome = Outcome::new("PUT 1: (1 → 1 line)", facts.clone());
+        let value = wire(&success(outcome.clone(), StructuredContent::Off));
+        assert_eq!(value["_meta"]["io.github.hashedit/result"], facts);
+        assert_eq!(value["content"][0]["text"], "PUT 1: (1 → 1 line)");
+        let value = wire(&success(outcome, StructuredContent::On));
+        assert_eq!(value["_meta"]["io.github.hashedit/result"], facts);
+        assert_eq!(
+            value["structuredContent"],
+            json!({"files": [{"path": "a.txt"}], "dry_run": false, "text": "PUT 1: (1 → 1 line)"})
         );
     }
 

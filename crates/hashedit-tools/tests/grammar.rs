@@ -181,3 +181,26 @@ fn dry_runs_name_file_ops_and_tiny_budgets_keep_the_headers() {
         serde_json::Value::Null
     );
 }
+
+#[test]
+fn an_applied_edit_reports_each_files_diff_as_data_only() {
+    let (dir, ws) = setup(&[("r.txt", "a\nb\nc\n"), ("g.txt", "x\n")]);
+    let cx = ToolContext::new(&ws);
+    let doc = format!(
+        "[r.txt#{}]\nPUT 2:\n+B\nCUT 3\n[g.txt#{}]\nREM\n",
+        tag("a\nb\nc\n"),
+        tag("x\n")
+    );
+    let out = edit(&cx, &doc).unwrap();
+    assert_eq!(
+        out.structured["files"][0]["diff"],
+        "--- a/r.txt\n+++ b/r.txt\n@@ -1,3 +1,2 @@\n a\n-b\n-c\n+B\n"
+    );
+    assert_eq!(
+        out.structured["files"][1]["diff"],
+        "--- a/g.txt\n+++ b/g.txt\n@@ -1 +0,0 @@\n-x\n"
+    );
+    assert!(!out.text.contains("@@"), "{}", out.text);
+    assert!(!out.text.contains("--- a/"), "{}", out.text);
+    assert_eq!(read(dir.path(), "r.txt").as_deref(), Some("a\nB\n"));
+}

@@ -252,9 +252,38 @@ impl Command {
     }
 }
 
-/// Parses the command line, runs the tool, prints, and returns the exit code.
+/// Runs the command line of this process ([`std::env::args_os`]) and
+/// returns its exit status.
 pub fn run() -> ExitCode {
-    let cli = Cli::parse();
+    ExitCode::from(run_from(std::env::args_os()))
+}
+
+/// Runs one `hashedit` command line, `args[0]` being the program name, and
+/// returns the exit status: 0 success, 1 tool error or no match, 2 usage
+/// error (`--help` and `--version` print and return 0). Reads stdin and
+/// writes stdout and stderr of this process, and flushes stdout before
+/// returning, so a host that embeds it (the Python and Node packages'
+/// `hashedit` command) loses no output when it exits. It exits the process
+/// itself only on SIGINT, SIGTERM or SIGHUP, after removing unfinished temp
+/// files, as the binary does.
+pub fn run_from<I, T>(args: I) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let status = match Cli::try_parse_from(args) {
+        Ok(cli) => run_parsed(cli),
+        Err(error) => {
+            let _ = error.print();
+            u8::try_from(error.exit_code()).unwrap_or(EXIT_USAGE)
+        }
+    };
+    let _ = std::io::stdout().flush();
+    status
+}
+
+/// Runs a parsed command line; returns the exit status.
+fn run_parsed(cli: Cli) -> u8 {
     clean_up_on_signals();
     if let Some(code) = run_generator(&cli.command) {
         return code;
@@ -292,18 +321,18 @@ pub fn run() -> ExitCode {
         Ok(Ok((outcome, kind))) => {
             print_success(&outcome, json_output, kind);
             if kind == Printed::Search && found_nothing(&outcome) {
-                ExitCode::from(EXIT_NO_MATCH)
+                EXIT_NO_MATCH
             } else {
-                ExitCode::SUCCESS
+                0
             }
         }
         Ok(Err(error)) => {
             print_failure(&error, json_output);
-            ExitCode::from(EXIT_TOOL_ERROR)
+            EXIT_TOOL_ERROR
         }
         Err(usage) => {
             let _ = writeln!(std::io::stderr(), "hashedit: {usage}");
-            ExitCode::from(EXIT_USAGE)
+            EXIT_USAGE
         }
     }
 }
@@ -328,7 +357,7 @@ fn clean_up_on_signals() {
 
 /// `completions` and `man`: text generated from the clap definitions,
 /// printed on stdout; `None` for every other command.
-fn run_generator(command: &Command) -> Option<ExitCode> {
+fn run_generator(command: &Command) -> Option<u8> {
     let mut definitions = <Cli as clap::CommandFactory>::command();
     let mut out = std::io::stdout().lock();
     let written = match command {
@@ -350,7 +379,7 @@ fn run_generator(command: &Command) -> Option<ExitCode> {
                             std::io::stderr(),
                             "hashedit: man: no command '{name}'; try read, grep, glob, ls, write, edit, mcp, completions or man"
                         );
-                        return Some(ExitCode::from(EXIT_USAGE));
+                        return Some(EXIT_USAGE);
                     }
                 },
             };
@@ -359,10 +388,10 @@ fn run_generator(command: &Command) -> Option<ExitCode> {
         _ => return None,
     };
     Some(match written.and_then(|()| out.flush()) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => 0,
         Err(e) => {
             let _ = writeln!(std::io::stderr(), "hashedit: cannot write the output: {e}");
-            ExitCode::from(EXIT_TOOL_ERROR)
+            EXIT_TOOL_ERROR
         }
     })
 }
@@ -415,7 +444,7 @@ fn workspace(cli: &Cli) -> Result<Workspace, String> {
 
 /// `hashedit mcp`: serves MCP on stdio until stdin closes. The tokio
 /// runtime exists only for this subcommand.
-fn run_mcp(cli: &Cli, options: hashedit_mcp::ServerOptions) -> ExitCode {
+fn run_mcp(cli: &Cli, options: hashedit_mcp::ServerOptions) -> u8 {
     let fail = |message: String| {
         let _ = writeln!(std::io::stderr(), "hashedit: {message}");
     };
@@ -423,7 +452,7 @@ fn run_mcp(cli: &Cli, options: hashedit_mcp::ServerOptions) -> ExitCode {
         Ok(ws) => ws,
         Err(usage) => {
             fail(usage);
-            return ExitCode::from(EXIT_USAGE);
+            return EXIT_USAGE;
         }
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -433,7 +462,7 @@ fn run_mcp(cli: &Cli, options: hashedit_mcp::ServerOptions) -> ExitCode {
         Ok(runtime) => runtime,
         Err(e) => {
             fail(format!("cannot start the async runtime: {e}"));
-            return ExitCode::from(EXIT_TOOL_ERROR);
+            return EXIT_TOOL_ERROR;
         }
     };
     let served = runtime.block_on(hashedit_mcp::serve_stdio(ws, options));
@@ -441,10 +470,10 @@ fn run_mcp(cli: &Cli, options: hashedit_mcp::ServerOptions) -> ExitCode {
     // do not wait on them, or on a stdin read, forever.
     runtime.shutdown_timeout(std::time::Duration::from_secs(5));
     match served {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => 0,
         Err(e) => {
             fail(e.to_string());
-            ExitCode::from(EXIT_TOOL_ERROR)
+            EXIT_TOOL_ERROR
         }
     }
 }

@@ -1,13 +1,5 @@
-//! `hashedit`: the hashline tools for people, scripts and shell-only agents.
-//!
-//! A thin layer over `hashedit-tools`: each subcommand fills a tool's
-//! argument struct, runs it against the workspace root, and prints exactly
-//! the text a model would get (product.md §1). Exit status: 0 success, 1
-//! tool error (stale tag, parse error, …), 2 usage error.
-
-mod cli;
-mod registry;
+//! The `hashedit` binary: [`hashedit::run`] on this process's arguments.
 
 fn main() -> std::process::ExitCode {
-    cli::run()
+    hashedit::run()
 }

@@ -578,3 +578,59 @@ fn an_unusable_registry_is_reported_on_stderr() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn json_edit_data_carries_each_files_diff_and_the_text_none() {
+    let dir = workspace(&[("a.txt", "one\ntwo\n")]);
+    let tag = hashedit_core::TagScheme::Rho.tag_of(b"one\ntwo\n");
+    let out = hashedit(
+        dir.path(),
+        &["--json", "edit"],
+        Some(&format!("[a.txt#{tag}]\nPUT 2:\n+TWO\n")),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let new_tag = hashedit_core::TagScheme::Rho.tag_of(b"one\nTWO\n");
+    assert_eq!(
+        value["text"],
+        format!("PUT 2: (1 → 1 line)\n[a.txt#{new_tag}]\n1:one\n2:TWO")
+    );
+    assert_eq!(
+        value["data"]["files"][0]["diff"],
+        "--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n"
+    );
+}
+
+/// `edit --dry-run` on a real terminal (a pty from util-linux `script`):
+/// additions green, removals red, file headers bold, hunk headers cyan.
+#[test]
+fn dry_run_on_a_terminal_is_coloured() {
+    let dir = workspace(&[("a.txt", "one\ntwo\n")]);
+    let tag = hashedit_core::TagScheme::Rho.tag_of(b"one\ntwo\n");
+    let doc = dir.path().join("doc.txt");
+    fs::write(&doc, format!("[a.txt#{tag}]\nPUT 2:\n+TWO\n")).unwrap();
+    let command = format!(
+        "{} --root {} edit --dry-run --input {}",
+        env!("CARGO_BIN_EXE_hashedit"),
+        dir.path().display(),
+        doc.display()
+    );
+    let out = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env_remove("NO_COLOR")
+        .env("HASHEDIT_REGISTRY", "off")
+        .stdin(Stdio::null())
+        .output()
+        .expect("util-linux script runs");
+    assert_eq!(out.status.code(), Some(0));
+    let screen = String::from_utf8(out.stdout).unwrap().replace("\r\n", "\n");
+    assert_eq!(
+        screen,
+        "\x1b[1m--- a/a.txt\x1b[0m\n\x1b[1m+++ b/a.txt\x1b[0m\n\x1b[36m@@ -1,2 +1,2 @@\x1b[0m\n one\n\
+         \x1b[31m-two\x1b[0m\n\x1b[32m+TWO\x1b[0m\n"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("a.txt")).unwrap(),
+        "one\ntwo\n"
+    );
+}

@@ -58,8 +58,9 @@ pub enum EditMode {
 /// post-edit preview, files separated by a blank line; then one
 /// `warning: …` or `note: …` line per tolerated spelling, suspicious body or
 /// drift rebase. Text (dry run): the unified diff of each file. Structured
-/// data: `{"files":[{"path","old_tag","new_tag","summary","changed","removed","moved_to"}],"warnings":[…],"dry_run":bool}`
-/// plus `"diff"` per file in a dry run, and after a write
+/// data: `{"files":[{"path","old_tag","new_tag","summary","changed","removed","moved_to","diff"}],"warnings":[…],"dry_run":bool}`
+/// (`diff`: the file's unified diff, `a/PATH` to `b/PATH`, empty when
+/// unchanged; data for UI cards, never in the text of an applied edit), and after a write
 /// `"unpasted_registers":[{"name","lines"}]`: the named registers the
 /// document cut into and never pasted from (kept by a session, lost by a
 /// caller without one).
@@ -88,14 +89,16 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
     };
     let (mut edits, registers) = edit_each_file(cx, &document, &targets, &locked, guards)?;
     let changes: Vec<Change> = edits.iter_mut().zip(&targets).map(change_of).collect();
+    let diffs = reply::file_diffs(&targets, &locked, &changes);
     let reply = match mode {
         EditMode::Apply => {
             let report = commit_changes(cx.ws, &mut locked, &changes)?;
             let unpasted = registers.unpasted();
             remember(cx, &targets, &locked, &edits, &changes, registers);
-            reply::applied(cx, &document, &targets, &edits, &report.warnings, &unpasted)
+            let warnings = &report.warnings;
+            reply::applied(cx, &document, &targets, &edits, diffs, warnings, &unpasted)
         }
-        EditMode::DryRun => reply::dry_run(&document, &targets, &locked, &edits, &changes),
+        EditMode::DryRun => reply::dry_run(&document, &targets, &edits, diffs),
     };
     drop(locked);
     let mut reply = reply;

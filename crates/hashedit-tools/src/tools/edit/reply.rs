@@ -20,12 +20,39 @@ use super::targets::Target;
 /// Most warning lines listed when a reply must shrink to fit the budget.
 const MAX_LISTED_WARNINGS: usize = 20;
 
-/// The reply after a commit.
+/// Each file's unified diff from its bytes before the edit to what the
+/// edit makes of them (empty when unchanged; a removed file diffs to
+/// nothing). Data for people and UI cards, never model-facing text
+/// (FORMAT.md §6.6): a dry run prints them, an applied edit reports them
+/// under each file's `diff`.
+pub(super) fn file_diffs(
+    targets: &[Target],
+    locked: &[LockedFile],
+    changes: &[Change],
+) -> Vec<String> {
+    targets
+        .iter()
+        .zip(locked)
+        .zip(changes)
+        .map(|((target, file), change)| {
+            let after: &[u8] = match change {
+                Change::Replace(bytes) | Change::Move { bytes, .. } => bytes,
+                Change::Keep => &file.original,
+                Change::Remove => b"",
+            };
+            unified_diff(&target.path.display, &file.original, after)
+        })
+        .collect()
+}
+
+/// The reply after a commit. The text has no diff; `diffs` (from
+/// [`file_diffs`]) go into each file's facts.
 pub(super) fn applied(
     cx: &ToolContext,
     document: &Document,
     targets: &[Target],
     edits: &[FileEdit],
+    diffs: Vec<String>,
     commit_warnings: &[CommitWarning],
     unpasted: &[(String, usize)],
 ) -> Outcome {
@@ -59,7 +86,12 @@ pub(super) fn applied(
     let files: Vec<Value> = edits
         .iter()
         .zip(targets)
-        .map(|(edit, target)| file_facts(edit, target))
+        .zip(diffs)
+        .map(|((edit, target), diff)| {
+            let mut entry = file_facts(edit, target);
+            entry["diff"] = json!(diff);
+            entry
+        })
         .collect();
     Outcome::new(
         truncate_to_budget(text, budget),
@@ -79,21 +111,14 @@ pub(super) fn applied(
 pub(super) fn dry_run(
     document: &Document,
     targets: &[Target],
-    locked: &[LockedFile],
     edits: &[FileEdit],
-    changes: &[Change],
+    diffs: Vec<String>,
 ) -> Outcome {
     let warnings = warning_lines(document, targets, edits);
     let mut text = String::new();
     let mut files = Vec::with_capacity(edits.len());
-    for (((edit, target), file), change) in edits.iter().zip(targets).zip(locked).zip(changes) {
+    for ((edit, target), diff) in edits.iter().zip(targets).zip(diffs) {
         let display = &target.path.display;
-        let after: &[u8] = match change {
-            Change::Replace(bytes) | Change::Move { bytes, .. } => bytes,
-            Change::Keep => &file.original,
-            Change::Remove => b"",
-        };
-        let diff = unified_diff(display, &file.original, after);
         match (&edit.file_op, &target.dest) {
             (Some(FileOp::Remove), _) => {
                 text.push_str(&format!("REM: {display} would be deleted\n"))

@@ -1,0 +1,360 @@
+//! The native module of the `hashedit` Python package (`hashedit._native`).
+//!
+//! Wraps [`hashedit_embed::Embedded`]: a `Workspace` class whose methods run
+//! the six tools with the GIL released, a `Result` of `.text` and `.data`,
+//! the `ToolError` exception carrying `.kind`, the pure helpers `tag`,
+//! `project` and `tool_definitions`, and `main`, the `hashedit` command
+//! line ([`hashedit::run_from`]). The Python layer (`python/hashedit`)
+//! re-exports these and types them (`_native.pyi`).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use hashedit_embed::{Access, Embedded, Options};
+use hashedit_tools::{
+    EditArgs, EditMode, GlobArgs, GrepArgs, ListDirArgs, Outcome, OutputMode, ReadFileArgs,
+    ToolError as CoreError, ToolResult, WriteArgs,
+};
+use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
+use serde_json::Value;
+
+pyo3::create_exception!(
+    hashedit,
+    ToolError,
+    PyException,
+    "A tool refused: nothing was written. `.kind` is the stable kind name \
+     (`stale_tag`, `parse_error`, ...); `str(e)` and `.message` the model-facing \
+     message, with its live snapshot when there is one."
+);
+
+/// A successful tool call.
+#[pyclass(frozen, module = "hashedit", name = "Result")]
+struct ToolOutput {
+    text: String,
+    data: Value,
+}
+
+#[pymethods]
+impl ToolOutput {
+    /// Exactly the text the model should read.
+    #[getter]
+    fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The facts of the call as a fresh dict (paths, tags, counts; for an
+    /// edit, each file's unified diff under `files[i]["diff"]`).
+    #[getter]
+    fn data<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.data)
+    }
+
+    fn __str__(&self) -> &str {
+        &self.text
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Result(text={:?})", self.text)
+    }
+}
+
+/// One workspace root and its session.
+#[pyclass(frozen, module = "hashedit", name = "Workspace")]
+struct PyWorkspace {
+    inner: Arc<Embedded>,
+}
+
+#[pymethods]
+impl PyWorkspace {
+    #[new]
+    #[pyo3(signature = (root, *, tag_scheme = "rho", max_output_bytes = 64_000, read_only = false))]
+    fn new(
+        py: Python<'_>,
+        root: PathBuf,
+        tag_scheme: &str,
+        max_output_bytes: usize,
+        read_only: bool,
+    ) -> PyResult<PyWorkspace> {
+        let options = Options {
+            tag_scheme: hashedit_embed::parse_scheme(tag_scheme).map_err(PyValueError::new_err)?,
+            max_output_bytes,
+            access: if read_only {
+                Access::ReadOnly
+            } else {
+                Access::ReadWrite
+            },
+        };
+        let opened = py.detach(|| Embedded::open(&root, options));
+        Ok(PyWorkspace {
+            inner: Arc::new(opened.map_err(|e| tool_error(py, e))?),
+        })
+    }
+
+    /// The canonical workspace root.
+    #[getter]
+    fn root(&self) -> PathBuf {
+        self.inner.root().to_path_buf()
+    }
+
+    /// The tag scheme, `"rho"` or `"omp"`.
+    #[getter]
+    fn tag_scheme(&self) -> &'static str {
+        self.inner.tag_scheme().name()
+    }
+
+    /// Whether `write` and `edit` are refused.
+    #[getter]
+    fn read_only(&self) -> bool {
+        self.inner.access() == Access::ReadOnly
+    }
+
+    #[pyo3(signature = (path, offset = None, limit = None))]
+    fn read(
+        &self,
+        py: Python<'_>,
+        path: String,
+        offset: Option<usize>,
+        limit: Option<usize>,
+    ) -> PyResult<ToolOutput> {
+        let args = ReadFileArgs {
+            path,
+            offset,
+            limit,
+        };
+        self.run(py, move |ws| ws.read(&args))
+    }
+
+    #[pyo3(signature = (pattern, path = None, *, glob = None, literal = false, ignore_case = false,
+                        include_hidden = false, max_results = None, max_per_file = None,
+                        output_mode = "content"))]
+    #[allow(clippy::too_many_arguments)]
+    fn grep(
+        &self,
+        py: Python<'_>,
+        pattern: String,
+        path: Option<String>,
+        glob: Option<String>,
+        literal: bool,
+        ignore_case: bool,
+        include_hidden: bool,
+        max_results: Option<usize>,
+        max_per_file: Option<usize>,
+        output_mode: &str,
+    ) -> PyResult<ToolOutput> {
+        let output_mode: OutputMode = output_mode.parse().map_err(PyValueError::new_err)?;
+        let args = GrepArgs {
+            pattern,
+            path,
+            glob,
+            literal: Some(literal),
+            case_sensitive: Some(!ignore_case),
+            include_hidden: Some(include_hidden),
+            max_results,
+            max_per_file,
+            output_mode: Some(output_mode),
+            ..Default::default()
+        };
+        self.run(py, move |ws| ws.grep(&args))
+    }
+
+    #[pyo3(signature = (pattern, path = None, *, include_hidden = false, max_results = None))]
+    fn glob(
+        &self,
+        py: Python<'_>,
+        pattern: String,
+        path: Option<String>,
+        include_hidden: bool,
+        max_results: Option<usize>,
+    ) -> PyResult<ToolOutput> {
+        let args = GlobArgs {
+            pattern,
+            path,
+            include_hidden: Some(include_hidden),
+            max_results,
+            ..Default::default()
+        };
+        self.run(py, move |ws| ws.glob(&args))
+    }
+
+    #[pyo3(signature = (path = ".".to_string()))]
+    fn list_dir(&self, py: Python<'_>, path: String) -> PyResult<ToolOutput> {
+        let args = ListDirArgs {
+            path,
+            ..Default::default()
+        };
+        self.run(py, move |ws| ws.list_dir(&args))
+    }
+
+    #[pyo3(signature = (path, content, *, tag = None))]
+    fn write(
+        &self,
+        py: Python<'_>,
+        path: String,
+        content: String,
+        tag: Option<String>,
+    ) -> PyResult<ToolOutput> {
+        let args = WriteArgs { path, content, tag };
+        self.run(py, move |ws| ws.write(&args))
+    }
+
+    #[pyo3(signature = (document, *, dry_run = false, force = false))]
+    fn edit(
+        &self,
+        py: Python<'_>,
+        document: String,
+        dry_run: bool,
+        force: bool,
+    ) -> PyResult<ToolOutput> {
+        let args = EditArgs {
+            input: document,
+            force: Some(force),
+        };
+        let mode = if dry_run {
+            EditMode::DryRun
+        } else {
+            EditMode::Apply
+        };
+        self.run(py, move |ws| ws.edit(&args, mode))
+    }
+
+    /// The approval preview of `document`: each section dry-run against
+    /// the live file, or projected when it cannot be.
+    fn preview<'py>(&self, py: Python<'py>, document: String) -> PyResult<Bound<'py, PyAny>> {
+        let inner = Arc::clone(&self.inner);
+        let preview = py.detach(move || inner.preview(&document));
+        to_python(py, &preview)
+    }
+
+    /// Runs a tool by its function-calling name with a dict of arguments.
+    #[pyo3(signature = (name, arguments = None))]
+    fn call(
+        &self,
+        py: Python<'_>,
+        name: String,
+        arguments: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<ToolOutput> {
+        let arguments = match arguments {
+            Some(value) => from_python(value)?,
+            None => Value::Null,
+        };
+        self.run(py, move |ws| ws.call(&name, arguments))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Workspace({:?})", self.inner.root().display().to_string())
+    }
+}
+
+impl PyWorkspace {
+    /// Runs `work` with the GIL released, then converts its result.
+    fn run<F>(&self, py: Python<'_>, work: F) -> PyResult<ToolOutput>
+    where
+        F: FnOnce(&Embedded) -> ToolResult<Outcome> + Send,
+    {
+        let inner = Arc::clone(&self.inner);
+        match py.detach(move || work(&inner)) {
+            Ok(outcome) => Ok(ToolOutput {
+                text: outcome.text,
+                data: outcome.structured,
+            }),
+            Err(error) => Err(tool_error(py, error)),
+        }
+    }
+}
+
+/// A [`ToolError`] exception with `.kind` and `.message` set.
+fn tool_error(py: Python<'_>, error: CoreError) -> PyErr {
+    let err = ToolError::new_err(error.message.clone());
+    let value = err.value(py);
+    if let Err(failed) = value
+        .setattr("kind", error.kind.name())
+        .and_then(|()| value.setattr("message", error.message))
+    {
+        return failed;
+    }
+    err
+}
+
+/// The snapshot tag of `data` (bytes or str) under `scheme`.
+#[pyfunction]
+#[pyo3(signature = (data, scheme = "rho"))]
+fn tag(data: &Bound<'_, PyAny>, scheme: &str) -> PyResult<String> {
+    let scheme = hashedit_embed::parse_scheme(scheme).map_err(PyValueError::new_err)?;
+    if let Ok(bytes) = data.cast::<PyBytes>() {
+        return Ok(hashedit_embed::tag(bytes.as_bytes(), scheme));
+    }
+    let text: String = data.extract()?;
+    Ok(hashedit_embed::tag(text.as_bytes(), scheme))
+}
+
+/// The projection of a (possibly partial) edit document.
+#[pyfunction]
+fn project<'py>(py: Python<'py>, partial_document: &str) -> PyResult<Bound<'py, PyAny>> {
+    to_python(py, &hashedit_embed::project_json(partial_document))
+}
+
+/// The tools' definitions for function calling.
+#[pyfunction]
+#[pyo3(signature = (format = "openai", *, read_only = false))]
+fn tool_definitions<'py>(
+    py: Python<'py>,
+    format: &str,
+    read_only: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let definitions =
+        hashedit_embed::tool_definitions(format, read_only).map_err(PyValueError::new_err)?;
+    to_python(py, &Value::Array(definitions))
+}
+
+/// The `hashedit` command line; returns its exit status.
+#[pyfunction]
+fn main(py: Python<'_>, argv: Vec<String>) -> u8 {
+    py.detach(move || hashedit::run_from(argv))
+}
+
+fn to_python<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match value {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => i.into_pyobject(py)?.into_any(),
+            (None, Some(u)) => u.into_pyobject(py)?.into_any(),
+            _ => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
+        },
+        Value::String(s) => s.into_pyobject(py)?.into_any(),
+        Value::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(to_python(py, item)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(map) => {
+            let dict = PyDict::new(py);
+            for (key, item) in map {
+                dict.set_item(key, to_python(py, item)?)?;
+            }
+            dict.into_any()
+        }
+    })
+}
+
+fn from_python(value: &Bound<'_, PyAny>) -> PyResult<Value> {
+    let json = value.py().import("json")?;
+    let text: String = json.call_method1("dumps", (value,))?.extract()?;
+    serde_json::from_str(&text).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyWorkspace>()?;
+    m.add_class::<ToolOutput>()?;
+    m.add("ToolError", m.py().get_type::<ToolError>())?;
+    m.add_function(wrap_pyfunction!(tag, m)?)?;
+    m.add_function(wrap_pyfunction!(project, m)?)?;
+    m.add_function(wrap_pyfunction!(tool_definitions, m)?)?;
+    m.add_function(wrap_pyfunction!(main, m)?)?;
+    Ok(())
+}

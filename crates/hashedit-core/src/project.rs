@@ -1,0 +1,244 @@
+//! Projection of an edit document that is still streaming in, for the
+//! cards a harness shows while a model writes its edit.
+//!
+//! [`project`] reads any prefix of a document (FORMAT.md §5): sections and
+//! their paths and tags, each op's canonical header and a plain-words
+//! summary, and the body rows so far. It never fails: an op line the
+//! grammar does not read yet (or at all) is kept as written and marked
+//! [`OpState::Unrecognised`], and a last line without its line break (the
+//! stream cut it) is marked [`OpState::Partial`] instead of being read as a
+//! shorter op (`PUT 12` of a coming `PUT 12.=14:` is no paste). Op lines
+//! are read by the real parser ([`crate::parse`]), so every tolerated
+//! spelling projects as it will apply. Nothing here checks a file: that
+//! is the dry run's job, which a card falls back from to this.
+
+use crate::document::{FinalNewline, Gap, OpKind, Register, Target};
+use crate::parse::parse;
+use crate::tag::SnapshotTag;
+
+/// What a partial document projects to.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Projection {
+    /// Sections in document order.
+    pub sections: Vec<ProjectedSection>,
+    /// The document's last line has no line break yet: it was projected
+    /// as far as it reads.
+    pub cut: bool,
+}
+
+/// One `[path#TAG]` section so far.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProjectedSection {
+    /// The path as the header names it (cleaned like the parser does, once
+    /// the header line is whole).
+    pub path: String,
+    /// The tag, once the header shows four hex digits.
+    pub tag: Option<SnapshotTag>,
+    /// 1-based document line of the header.
+    pub line: usize,
+    /// Ops in document order.
+    pub ops: Vec<ProjectedOp>,
+}
+
+/// One op so far.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProjectedOp {
+    /// 1-based document line of the op header.
+    pub line: usize,
+    /// The canonical header (`PUT 4.=6:`) when the line reads, else the
+    /// line as written (trimmed).
+    pub header: String,
+    /// What the op does, in words (`replace lines 4-6`); empty unless the
+    /// line reads.
+    pub summary: String,
+    /// The body rows so far, each without its `+` (a `PUT` with a body).
+    pub rows: Vec<String>,
+    /// How far the header line was read.
+    pub state: OpState,
+}
+
+/// How an op line was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpState {
+    /// The whole line reads as an op.
+    Complete,
+    /// The line is the document's last and has no line break yet.
+    Partial,
+    /// The whole line does not read as an op (yet): the edit will refuse
+    /// it unless the model goes on to fix it.
+    Unrecognised,
+}
+
+/// Projects `partial`, any prefix of an edit document. Lines outside a
+/// section, blank lines outside bodies, Markdown fences and `*** Begin
+/// Patch` envelope lines are skipped; `+` rows with no open body are
+/// dropped (the edit will refuse them, FORMAT.md §5.4).
+pub fn project(partial: &str) -> Projection {
+    let cut = !partial.is_empty() && !partial.ends_with('\n');
+    let lines: Vec<&str> = partial.split('\n').collect();
+    let last = if partial.ends_with('\n') {
+        lines.len().saturating_sub(1)
+    } else {
+        lines.len()
+    };
+    let mut projection = Projection {
+        sections: Vec::new(),
+        cut,
+    };
+    let mut body_open = false;
+    for (index, raw) in lines.iter().take(last).enumerate() {
+        let text = raw.strip_suffix('\r').unwrap_or(raw);
+        let whole = !(cut && index + 1 == last);
+        let line = index + 1;
+        if let Some(row) = text.strip_prefix('+') {
+            if let (true, Some(op)) = (body_open, last_op(&mut projection)) {
+                op.rows.push(row.to_string());
+            }
+            continue;
+        }
+        let trimmed = text.trim();
+        if trimmed.is_empty() || skipped(trimmed) {
+            continue;
+        }
+        if trimmed.starts_with('[') && !trimmed.starts_with("[*") {
+            body_open = false;
+            projection.sections.push(section(trimmed, line, whole));
+            continue;
+        }
+        let Some(section) = projection.sections.last_mut() else {
+            continue;
+        };
+        let op = op(trimmed, line, whole);
+        body_open = op.state != OpState::Complete || opens_body(&op.header);
+        section.ops.push(op);
+    }
+    projection
+}
+
+fn last_op(projection: &mut Projection) -> Option<&mut ProjectedOp> {
+    projection.sections.last_mut()?.ops.last_mut()
+}
+
+/// Fence and envelope lines, which carry no ops.
+fn skipped(trimmed: &str) -> bool {
+    trimmed.starts_with("```") || trimmed.starts_with("*** ")
+}
+
+/// A canonical header that takes `+` rows.
+fn opens_body(header: &str) -> bool {
+    header.starts_with("PUT ") && header.ends_with(':')
+}
+
+/// A section header, read by the parser when whole, else split by hand.
+fn section(trimmed: &str, line: usize, whole: bool) -> ProjectedSection {
+    if whole
+        && let Ok(document) = parse(&format!("{trimmed}\nREM\n"))
+        && let Some(section) = document.sections.into_iter().next()
+    {
+        return ProjectedSection {
+            path: section.path,
+            tag: Some(section.tag),
+            line,
+            ops: Vec::new(),
+        };
+    }
+    let inner = trimmed.trim_start_matches('[');
+    let inner = inner.strip_suffix(']').unwrap_or(inner);
+    let (path, tag) = match inner.rfind('#') {
+        Some(at) => (&inner[..at], SnapshotTag::parse(&inner[at + 1..])),
+        None => (inner, None),
+    };
+    ProjectedSection {
+        path: path.trim().to_string(),
+        tag,
+        line,
+        ops: Vec::new(),
+    }
+}
+
+/// An op line, read by the parser inside a stand-in section.
+fn op(trimmed: &str, line: usize, whole: bool) -> ProjectedOp {
+    let as_written = |state| ProjectedOp {
+        line,
+        header: trimmed.to_string(),
+        summary: String::new(),
+        rows: Vec::new(),
+        state,
+    };
+    if !whole {
+        return as_written(OpState::Partial);
+    }
+    let body = if trimmed.ends_with(':') { "+\n" } else { "" };
+    let parsed = parse(&format!("[p#0000]\n{trimmed}\n{body}"));
+    let kind = parsed
+        .ok()
+        .and_then(|mut document| document.sections.pop())
+        .filter(|section| section.ops.len() == 1)
+        .and_then(|mut section| section.ops.pop())
+        .map(|op| op.kind);
+    match kind {
+        Some(kind) => ProjectedOp {
+            line,
+            header: kind.canonical_header(),
+            summary: op_words(&kind),
+            rows: Vec::new(),
+            state: OpState::Complete,
+        },
+        None => as_written(OpState::Unrecognised),
+    }
+}
+
+/// An op in words, without the file: `replace lines 4-6`.
+pub fn op_words(kind: &OpKind) -> String {
+    match kind {
+        OpKind::Replace { target, .. } => format!("replace {}", lines(*target)),
+        OpKind::Insert { at, .. } => format!("insert {}", gap(*at)),
+        OpKind::Cut { target, register } => {
+            format!("delete {}{}", lines(*target), into(register))
+        }
+        OpKind::Paste { at, register } => format!("paste {} {}", held(register), gap(*at)),
+        OpKind::PasteOver { target, register } => {
+            format!("replace {} with @{register}", lines(*target))
+        }
+        OpKind::Remove => "delete the file".to_string(),
+        OpKind::Move { dest } => format!("move the file to {dest}"),
+        OpKind::FinalNewline(FinalNewline::Present) => "end the file with a line break".to_string(),
+        OpKind::FinalNewline(FinalNewline::Absent) => {
+            "end the file without a line break".to_string()
+        }
+    }
+}
+
+fn lines(target: Target) -> String {
+    match target {
+        Target::Lines(range) if range.start == range.end => format!("line {}", range.start),
+        Target::Lines(range) => format!("lines {}-{}", range.start, range.end),
+        Target::Block(line) => format!("the block at line {line}"),
+    }
+}
+
+fn gap(at: Gap) -> String {
+    match at {
+        Gap::Before(line) => format!("before line {line}"),
+        Gap::After(line) => format!("after line {line}"),
+        Gap::End => "at the end".to_string(),
+        Gap::AfterBlock(line) => format!("after the block at line {line}"),
+    }
+}
+
+fn into(register: &Register) -> String {
+    match register {
+        Register::Anonymous => String::new(),
+        Register::Named(name) => format!(" into @{name}"),
+    }
+}
+
+fn held(register: &Register) -> String {
+    match register {
+        Register::Anonymous => "the cut lines".to_string(),
+        Register::Named(name) => format!("@{name}"),
+    }
+}
+
+#[cfg(test)]
+mod tests;
