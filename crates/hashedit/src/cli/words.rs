@@ -9,7 +9,7 @@
 //! document lines and diffs, which must stay byte-exact to be copied.
 
 /// Whole-word replacements, longest first where one contains another.
-const NAMES: [(&str, &str); 12] = [
+const NAMES: [(&str, &str); 13] = [
     ("include_hidden=true", "--hidden"),
     ("include_hidden", "--hidden"),
     ("read_file", "read"),
@@ -22,6 +22,7 @@ const NAMES: [(&str, &str); 12] = [
     ("with force set", "with --force"),
     ("under force", "under --force"),
     ("`force`", "`--force`"),
+    ("set literal", "pass -F"),
 ];
 
 /// `text` with the MCP names of its prose lines spelled as CLI names.

@@ -33,3 +33,23 @@ fn content_lines_stay_exact() {
         "files_cut_by_max_per_file"
     );
 }
+
+#[test]
+fn grep_dialect_notes_name_the_literal_flag() {
+    assert_eq!(
+        cli_words(
+            "note: in this regex syntax (Rust's) \\| matches a literal '|', it is not alternation as in \
+             grep's basic syntax; for either side write 'a|b', or set literal for the text as written"
+        ),
+        "note: in this regex syntax (Rust's) \\| matches a literal '|', it is not alternation as in \
+         grep's basic syntax; for either side write 'a|b', or pass -F for the text as written"
+    );
+    assert_eq!(
+        cli_words(
+            "note: 'a || b' has an empty alternative (as in '||' or a leading or trailing '|'), which \
+             matches every line; for either side write 'a|b', or set literal to search for the text as written"
+        ),
+        "note: 'a || b' has an empty alternative (as in '||' or a leading or trailing '|'), which \
+         matches every line; for either side write 'a|b', or pass -F to search for the text as written"
+    );
+}
