@@ -9,8 +9,17 @@
 //! document lines and diffs, which must stay byte-exact to be copied.
 
 /// Whole-word replacements, longest first where one contains another.
-const NAMES: [(&str, &str); 13] = [
+const NAMES: [(&str, &str); 16] = [
     ("include_hidden=true", "--hidden"),
+    (
+        "pass offset/limit to read_file for the rest",
+        "run read with --offset/--limit for the rest",
+    ),
+    ("offset starts at 1", "--offset starts at 1"),
+    (
+        "limit must be at least 1 row",
+        "--limit must be at least 1 row",
+    ),
     ("include_hidden", "--hidden"),
     ("read_file", "read"),
     ("list_dir", "ls"),
@@ -77,7 +86,27 @@ fn rename(line: &str) -> String {
         out.push_str(rest);
         line = out;
     }
-    line
+    offset_flag(&line)
+}
+
+/// `line` with the `offset N is beyond the last line` of a read window
+/// (FORMAT.md §4.2) naming the `--offset` flag, as FORMAT.md §8.3 has the
+/// CLI spell its own flags.
+fn offset_flag(line: &str) -> String {
+    const TAIL: &str = " is beyond the last line";
+    let Some(tail) = line.find(TAIL) else {
+        return line.to_string();
+    };
+    let head = &line[..tail];
+    let digits = head.len() - head.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let number_at = tail - digits;
+    let starts_word = |at: usize| at == 0 || line[..at].ends_with(' ');
+    match line[..number_at].strip_suffix("offset ") {
+        Some(before) if digits > 0 && starts_word(before.len()) => {
+            format!("{before}--{}", &line[before.len()..])
+        }
+        _ => line.to_string(),
+    }
 }
 
 #[cfg(test)]

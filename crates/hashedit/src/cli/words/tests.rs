@@ -53,3 +53,38 @@ fn grep_dialect_notes_name_the_literal_flag() {
          matches every line; for either side write 'a|b', or pass -F to search for the text as written"
     );
 }
+
+#[test]
+fn read_window_errors_name_the_read_flags() {
+    assert_eq!(
+        cli_words("offset starts at 1 (line numbers are 1-based)"),
+        "--offset starts at 1 (line numbers are 1-based)"
+    );
+    assert_eq!(
+        cli_words("limit must be at least 1 row"),
+        "--limit must be at least 1 row"
+    );
+    assert_eq!(
+        cli_words("big.txt: offset 300000 is beyond the last line: the file has 200000 lines"),
+        "big.txt: --offset 300000 is beyond the last line: the file has 200000 lines"
+    );
+    assert_eq!(
+        cli_words("offset 5 is beyond the last line: the file has 2 lines"),
+        "--offset 5 is beyond the last line: the file has 2 lines"
+    );
+    assert_eq!(
+        cli_words("[4 of 5 lines shown; pass offset/limit to read_file for the rest]"),
+        "[4 of 5 lines shown; run read with --offset/--limit for the rest]"
+    );
+    // Other offsets are byte offsets, not the flag.
+    assert_eq!(
+        cli_words(
+            "a.bin is not valid UTF-8 (first invalid byte at offset 3); read_file shows UTF-8 text only"
+        ),
+        "a.bin is not valid UTF-8 (first invalid byte at offset 3); read shows UTF-8 text only"
+    );
+    assert_eq!(
+        cli_words("setoffset 5 is beyond the last line"),
+        "setoffset 5 is beyond the last line"
+    );
+}
