@@ -438,7 +438,8 @@ fn workspace(cli: &Cli) -> Result<Workspace, String> {
             .with_tag_scheme(scheme)
             .with_max_output_bytes(cli.max_output_bytes)
             .with_protection(protection)),
-        Err(e) => Err(format!("workspace root {}: {}", root.display(), e.message)),
+        // The workspace's message already names the root it was given.
+        Err(e) => Err(e.message),
     }
 }
 

@@ -773,3 +773,19 @@ fn long_work_on_a_terminal_shows_progress_on_stderr_and_erases_it() {
     );
     assert_eq!(fs::read_to_string(dir.path().join("a.txt")).unwrap(), "b\n");
 }
+
+#[test]
+fn a_root_that_is_a_file_is_named_once() {
+    let dir = workspace(&[("f.txt", "x\n")]);
+    let file = dir.path().join("f.txt");
+    let out = run(&file, &["read", "f.txt"], "");
+    assert_eq!(out.code, Some(2));
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        format!(
+            "hashedit: the workspace root {} is not a directory; give a directory path\n",
+            file.display()
+        )
+    );
+}

@@ -306,9 +306,9 @@ fn a_bad_root_is_a_usage_error() {
     assert_eq!(output.status.code(), Some(2));
     assert!(output.stdout.is_empty());
     let stderr = String::from_utf8(output.stderr).unwrap();
-    assert!(
-        stderr.starts_with("hashedit: workspace root /nonexistent/hashedit-root: "),
-        "{stderr}"
+    assert_eq!(
+        stderr,
+        "hashedit: the workspace root /nonexistent/hashedit-root does not exist; give an existing directory\n"
     );
 }
 
