@@ -57,8 +57,8 @@ fn tag(bytes: &[u8]) -> String {
 }
 
 const GIT_REFUSAL: &str = "is inside .git/, version-control internals, which hashedit never writes \
-     (a hook or config written there can run code); nothing was written. Reading it is allowed; to \
-     change it, do it yourself, or run hashedit with --allow-protected";
+     (a hook or config written there can run code); nothing was written. Reading it is allowed; changing \
+     it is for a person to do by hand, or to allow by starting hashedit with --allow-protected";
 
 #[test]
 fn writes_into_version_control_internals_are_refused() {

@@ -163,8 +163,8 @@ pub(crate) fn protected_error(display: &str, why: &Protected) -> ToolError {
     let message = match why {
         Protected::VersionControl(name) => format!(
             "{display} is inside {name}/, version-control internals, which hashedit never writes (a hook or \
-             config written there can run code); nothing was written. Reading it is allowed; to change it, \
-             do it yourself, or run hashedit with --allow-protected"
+             config written there can run code); nothing was written. Reading it is allowed; changing it is \
+             for a person to do by hand, or to allow by starting hashedit with --allow-protected"
         ),
         Protected::Glob(glob) => format!(
             "{display} is protected by --protect {glob}; nothing was written. Reading it is allowed; run \
