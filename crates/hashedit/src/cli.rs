@@ -124,10 +124,10 @@ enum Command {
         #[arg(long)]
         hidden: bool,
         /// Cap on results (lines in content mode, files otherwise).
-        #[arg(long)]
+        #[arg(long, value_parser = at_least_one)]
         max_results: Option<usize>,
         /// Cap on lines shown per file.
-        #[arg(long)]
+        #[arg(long, value_parser = at_least_one)]
         max_per_file: Option<usize>,
         /// What to print.
         #[arg(long, value_enum, default_value_t = Mode::Content)]
@@ -146,7 +146,7 @@ enum Command {
         #[arg(long)]
         no_ignore: bool,
         /// Cap on paths listed.
-        #[arg(long)]
+        #[arg(long, value_parser = at_least_one)]
         max_results: Option<usize>,
     },
     /// List one directory's entries.
@@ -394,6 +394,17 @@ fn run_generator(command: &Command) -> Option<u8> {
             EXIT_TOOL_ERROR
         }
     })
+}
+
+/// A cap flag's value: a whole number of at least 1, as the MCP schema
+/// asks of `max_results` and `max_per_file` (FORMAT.md §4.3), so a 0 is a
+/// usage error instead of a cap silently raised to 1.
+fn at_least_one(value: &str) -> Result<usize, String> {
+    match value.parse::<usize>() {
+        Ok(0) => Err("the cap must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// What kind of text a successful command printed, for colouring.

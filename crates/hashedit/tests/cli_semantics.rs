@@ -789,3 +789,35 @@ fn a_root_that_is_a_file_is_named_once() {
         )
     );
 }
+
+#[test]
+fn a_zero_cap_is_a_usage_error_not_a_cap_of_one() {
+    let dir = workspace(&[("a.txt", "foo\n"), ("b.txt", "foo\n")]);
+    let root = dir.path();
+    for (args, flag) in [
+        (
+            &["grep", "foo", "--max-results", "0"][..],
+            "--max-results <MAX_RESULTS>",
+        ),
+        (
+            &["grep", "foo", "--max-per-file", "0"][..],
+            "--max-per-file <MAX_PER_FILE>",
+        ),
+        (
+            &["glob", "*.txt", "--max-results", "0"][..],
+            "--max-results <MAX_RESULTS>",
+        ),
+    ] {
+        let out = run(root, args, "");
+        assert_eq!(out.code, Some(2), "{args:?}");
+        assert_eq!(out.stdout, "", "{args:?}");
+        assert_eq!(
+            out.stderr,
+            format!(
+                "error: invalid value '0' for '{flag}': the cap must be at least 1\n\nFor more \
+                 information, try '--help'.\n"
+            ),
+            "{args:?}"
+        );
+    }
+}
