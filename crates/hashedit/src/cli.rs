@@ -317,9 +317,12 @@ fn run_parsed(cli: Cli) -> u8 {
         return run_mcp(&cli, options);
     }
     let json_output = cli.json;
+    let writes = Writes::of(&cli.command);
     match execute(cli) {
         Ok(Ok((outcome, kind))) => {
-            print_success(&outcome, json_output, kind);
+            if let Err(e) = print_success(&outcome, json_output, kind) {
+                return output_failed(&e, writes);
+            }
             if kind == Printed::Search && found_nothing(&outcome) {
                 EXIT_NO_MATCH
             } else {
@@ -389,11 +392,44 @@ fn run_generator(command: &Command) -> Option<u8> {
     };
     Some(match written.and_then(|()| out.flush()) {
         Ok(()) => 0,
-        Err(e) => {
-            let _ = writeln!(std::io::stderr(), "hashedit: cannot write the output: {e}");
-            EXIT_TOOL_ERROR
-        }
+        Err(e) => output_failed(&e, Writes::Nothing),
     })
+}
+
+/// Whether a command changes files, so that a failure to print its reply
+/// must not read as a failure of the change itself.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Writes {
+    Nothing,
+    Files,
+}
+
+impl Writes {
+    fn of(command: &Command) -> Writes {
+        match command {
+            Command::Write { .. } | Command::Edit { dry_run: false, .. } => Writes::Files,
+            _ => Writes::Nothing,
+        }
+    }
+}
+
+/// The exit status when stdout could not take the reply. A reader that
+/// closed the pipe (`| head`) wanted no more, as for grep and rg: quiet
+/// success. Any other failure (a full disk) is said on stderr, exit 1,
+/// never a silent 0 with the output lost.
+fn output_failed(error: &std::io::Error, writes: Writes) -> u8 {
+    if error.kind() == std::io::ErrorKind::BrokenPipe {
+        return 0;
+    }
+    let done = match writes {
+        Writes::Files => "; the change itself was made (read the file to see it)",
+        Writes::Nothing => "",
+    };
+    let _ = writeln!(
+        std::io::stderr(),
+        "hashedit: cannot write the output: {error}{done}"
+    );
+    EXIT_TOOL_ERROR
 }
 
 /// A cap flag's value: a whole number of at least 1, as the MCP schema
@@ -768,9 +804,9 @@ fn read_bounded_text(
     }
 }
 
-fn print_success(outcome: &Outcome, json_output: bool, printed: Printed) {
+fn print_success(outcome: &Outcome, json_output: bool, printed: Printed) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
-    let _ = if json_output {
+    let written = if json_output {
         let value = json!({"ok": true, "text": outcome.text, "data": outcome.structured});
         writeln!(out, "{value}")
     } else if printed == Printed::Diff {
@@ -787,6 +823,7 @@ fn print_success(outcome: &Outcome, json_output: bool, printed: Printed) {
             writeln!(out, "{text}")
         }
     };
+    written.and_then(|()| out.flush())
 }
 
 /// A tool error: the message on stderr (stdout carries results only, as

@@ -821,3 +821,69 @@ fn a_zero_cap_is_a_usage_error_not_a_cap_of_one() {
         );
     }
 }
+
+/// Runs `hashedit --root ROOT ARGS…` with stdout on `stdout`.
+fn run_into(root: &Path, args: &[&str], stdin: &str, stdout: Stdio) -> (Option<i32>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hashedit"))
+        .arg("--root")
+        .arg(root)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .env("HASHEDIT_REGISTRY", "off")
+        .spawn()
+        .expect("hashedit runs");
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(stdin.as_bytes()).unwrap();
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn output_that_cannot_be_written_is_an_error_and_a_closed_pipe_is_not() {
+    let dir = workspace(&[("a.txt", "a\n")]);
+    let root = dir.path();
+    let full = || {
+        Stdio::from(
+            fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+    };
+    let (code, stderr) = run_into(root, &["read", "a.txt"], "", full());
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        stderr,
+        "hashedit: cannot write the output: No space left on device (os error 28)\n"
+    );
+    let (code, stderr) = run_into(root, &["write", "b.txt"], "b\n", full());
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        stderr,
+        "hashedit: cannot write the output: No space left on device (os error 28); the change \
+         itself was made (read the file to see it)\n"
+    );
+    assert_eq!(fs::read(root.join("b.txt")).unwrap(), b"b\n");
+    // A reader that stops early (`| head`): no message, exit 0.
+    let many: String = (0..100_000).map(|i| format!("line {i}\n")).collect();
+    fs::write(root.join("big.txt"), &many).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hashedit"))
+        .args(["--max-output-bytes", "100000000", "--root"])
+        .arg(root)
+        .args(["read", "big.txt", "--limit", "100000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env("HASHEDIT_REGISTRY", "off")
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(out.status.code(), Some(0));
+}
