@@ -160,6 +160,14 @@ impl fmt::Display for Refusal {
         for reading in &self.readings {
             write!(f, "\n{reading}")?;
         }
+        // Forced, a no-op still writes nothing to its file (FORMAT.md §7.8):
+        // force only lets the document's other sections apply.
+        if self.suspicions.iter().all(|s| *s == Suspicion::NoChange) {
+            return f.write_str(
+                "\nSent again with force set, the document still leaves this file as it is; that \
+                 only lets its other sections, if any, be written without this one.",
+            );
+        }
         f.write_str(
             "\nIf the document is right as it is, send it again with force set to write it exactly as sent.",
         )

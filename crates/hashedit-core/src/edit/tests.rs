@@ -696,3 +696,22 @@ fn a_range_one_line_too_long_over_a_blank_line_is_refused_with_the_range_shorten
         b"fn f() {\n    let total = 1;\n    let count = 3;\n}\n"
     );
 }
+
+#[test]
+fn a_no_op_refusal_says_what_force_would_do() {
+    let file = "a\nb\n";
+    let tag = TagScheme::Rho.tag_of(file.as_bytes());
+    assert_eq!(
+        refused(file, "PUT 1:\n+a"),
+        format!(
+            "f.go: the ops leave the file exactly as it is (each body equals the lines it replaces), \
+             so they cannot be the change you meant; check their line numbers and rows against the \
+             live snapshot. Nothing was written.\n\
+             Sent again with force set, the document still leaves this file as it is; that only \
+             lets its other sections, if any, be written without this one.\n\
+             \n\
+             Live snapshot (copy this header and these line numbers to retry):\n\
+             [f.go#{tag}]\n1:a\n2:b"
+        )
+    );
+}
