@@ -67,9 +67,17 @@ impl PathGlob {
         })
     }
 
-    /// Whether `relative` (a `/`-separated path) is selected.
+    /// Whether `relative` (a `/`-separated path) is selected. An excluding
+    /// glob also drops what lies under a directory it matches, as
+    /// `rg -g '!node_modules'` does: `!src` leaves out `src/a.rs`.
     pub(crate) fn matches(&self, relative: &str) -> bool {
-        self.matcher.is_match(relative) != self.exclude
+        if !self.exclude {
+            return self.matcher.is_match(relative);
+        }
+        let ancestors = relative.match_indices('/').map(|(at, _)| &relative[..at]);
+        !ancestors
+            .chain([relative])
+            .any(|path| self.matcher.is_match(path))
     }
 }
 

@@ -29,6 +29,16 @@ fn path_glob_rules() {
 }
 
 #[test]
+fn an_excluding_glob_drops_what_is_under_a_directory_it_names() {
+    let g = PathGlob::compile("!src").unwrap();
+    assert!(!g.matches("src") && !g.matches("src/a.rs") && !g.matches("src/deep/a.rs"));
+    assert!(!g.matches("lib/src/a.rs"));
+    assert!(g.matches("srcs/a.rs") && g.matches("a/my-src/b.rs") && g.matches("README.md"));
+    let g = PathGlob::compile("!vendor/*").unwrap();
+    assert!(!g.matches("vendor/x/y.rs") && g.matches("a/vendor/x.rs"));
+}
+
+#[test]
 fn ignored_and_hidden_are_excluded_by_default() {
     // reference-rho.md §11 case 59 (first half).
     let ws = Ws::new(&[

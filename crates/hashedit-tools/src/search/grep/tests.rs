@@ -1267,3 +1267,18 @@ fn a_glob_naming_an_ignored_or_hidden_directory_searches_it() {
         "src/a.js\n\n1 file (1 entry skipped by .gitignore/.ignore rules, which no_ignore lifts)"
     );
 }
+
+#[test]
+fn an_excluded_directory_is_not_searched() {
+    let ws = Ws::new(&[
+        ("src/a.rs", b"x\n"),
+        ("node_modules/m/i.js", b"x\n"),
+        ("b.txt", b"x\n"),
+    ]);
+    let not = GrepArgs {
+        glob: Some("!node_modules".into()),
+        output_mode: Some(OutputMode::FilesWithMatches),
+        ..args("x")
+    };
+    assert_eq!(text(&ws, ".", &not), "b.txt\nsrc/a.rs\n\n2 files");
+}
