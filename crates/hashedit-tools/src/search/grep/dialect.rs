@@ -32,6 +32,18 @@ pub(super) fn note(pattern: &str) -> Option<String> {
     None
 }
 
+/// The note for a `pattern` holding a line break (literal or not): grep
+/// matches one line at a time, so such a pattern never matches, and a
+/// clean "no matches" would mislead.
+pub(super) fn line_break_note(pattern: &str) -> Option<String> {
+    pattern.contains('\n').then(|| {
+        String::from(
+            "note: the pattern holds a line break, and grep matches one line at a time, so it can \
+             never match; search for one line of it",
+        )
+    })
+}
+
 /// Whether an unescaped, unbracketed `|` has nothing on one side.
 fn has_empty_alternative(pattern: &str) -> bool {
     let mut previous: Option<char> = None;

@@ -87,9 +87,11 @@ impl Request {
             glob,
             rules,
             context: args.context,
-            dialect_note: (!literal)
-                .then(|| super::dialect::note(&args.pattern))
-                .flatten(),
+            dialect_note: super::dialect::line_break_note(&args.pattern).or_else(|| {
+                (!literal)
+                    .then(|| super::dialect::note(&args.pattern))
+                    .flatten()
+            }),
             max_results: clamp_cap(args.max_results, DEFAULT_MAX_RESULTS),
             max_per_file: clamp_cap(args.max_per_file, DEFAULT_MAX_PER_FILE),
             mode: args.output_mode.unwrap_or_default(),

@@ -1282,3 +1282,22 @@ fn an_excluded_directory_is_not_searched() {
     };
     assert_eq!(text(&ws, ".", &not), "b.txt\nsrc/a.rs\n\n2 files");
 }
+
+#[test]
+fn a_pattern_with_a_line_break_is_named_as_never_matching() {
+    let ws = Ws::new(&[("f.txt", b"json\ntool\n")]);
+    let note = "note: the pattern holds a line break, and grep matches one line at a time, so it can \
+                never match; search for one line of it";
+    assert_eq!(
+        text(&ws, ".", &args("json\ntool")),
+        format!("no matches for 'json\ntool' under .\n{note}")
+    );
+    let literal = GrepArgs {
+        literal: Some(true),
+        ..args("json\ntool")
+    };
+    assert_eq!(
+        text(&ws, ".", &literal),
+        format!("no matches for 'json\ntool' under .\n{note}")
+    );
+}
