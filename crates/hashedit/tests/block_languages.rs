@@ -15,9 +15,10 @@
 //! its lines `a..=b`, `Body` the edit's `+` rows and `Text` literal text.
 
 use std::fs;
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+
+mod run_cli;
+use run_cli::run_hashedit;
 
 use hashedit_core::TagScheme;
 
@@ -103,24 +104,7 @@ impl Refusal {
 /// registry; returns the exit status and stdout (stderr when it failed:
 /// errors go there).
 fn edit(root: &Path, doc: &str) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hashedit"))
-        .arg("--root")
-        .arg(root)
-        .arg("edit")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .env("NO_COLOR", "1")
-        .env("HASHEDIT_REGISTRY", "off")
-        .spawn()
-        .expect("hashedit runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(doc.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = run_hashedit(root, &["edit"], Some(doc), "off");
     let printed = if out.status.success() {
         out.stdout
     } else {

@@ -2,9 +2,11 @@
 //! exact stdout, exit status (0 ok, 1 tool error, 2 usage) and file bytes.
 
 use std::fs;
-use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
+
+mod run_cli;
+use run_cli::run_hashedit;
 
 fn hashedit(root: &Path, args: &[&str], stdin: Option<&str>) -> Output {
     hashedit_with_registry(root, args, stdin, Path::new("off"))
@@ -17,24 +19,7 @@ fn hashedit_with_registry(
     stdin: Option<&str>,
     registry: &Path,
 ) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hashedit"))
-        .arg("--root")
-        .arg(root)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .env("NO_COLOR", "1")
-        .env("HASHEDIT_REGISTRY", registry)
-        .spawn()
-        .expect("hashedit runs");
-    {
-        let mut pipe = child.stdin.take().unwrap();
-        if let Some(input) = stdin {
-            pipe.write_all(input.as_bytes()).unwrap();
-        }
-    }
-    child.wait_with_output().unwrap()
+    run_hashedit(root, args, stdin, registry)
 }
 
 fn stdout(out: &Output) -> String {

@@ -7,6 +7,9 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+mod run_cli;
+use run_cli::run_hashedit;
+
 /// What one run of the binary printed and returned.
 #[derive(Debug)]
 struct Run {
@@ -17,24 +20,7 @@ struct Run {
 
 /// Runs `hashedit --root ROOT ARGS…` with `stdin` piped in.
 fn run(root: &Path, args: &[&str], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hashedit"))
-        .arg("--root")
-        .arg(root)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .env("NO_COLOR", "1")
-        .env("HASHEDIT_REGISTRY", "off")
-        .spawn()
-        .expect("hashedit runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = run_hashedit(root, args, Some(stdin), "off");
     Run {
         code: out.status.code(),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
