@@ -128,7 +128,8 @@ fn usable(text: &str) -> bool {
         && !text.contains(['\r', '\0', '\u{FEFF}'])
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+/// Every regular file under `dir`, recursively, appended to `out`.
+pub(crate) fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let kind = entry.file_type()?;

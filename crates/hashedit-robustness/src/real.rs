@@ -177,7 +177,7 @@ impl RealCorpus {
             }
         }
         let mut files = Vec::new();
-        walk(&old_root, &mut files)
+        crate::corpus::walk(&old_root, &mut files)
             .map_err(|e| format!("cannot list {}: {e}", old_root.display()))?;
         files.sort();
         for old_path in files {
@@ -243,19 +243,6 @@ fn plain_text(bytes: Vec<u8>) -> Option<String> {
 fn relative(path: &Path, root: &Path) -> Option<String> {
     let rel = path.strip_prefix(root).ok()?.to_str()?;
     Some(rel.replace(std::path::MAIN_SEPARATOR, "/"))
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let kind = entry.file_type()?;
-        if kind.is_dir() {
-            walk(&entry.path(), out)?;
-        } else if kind.is_file() {
-            out.push(entry.path());
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

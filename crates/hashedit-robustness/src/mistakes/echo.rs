@@ -47,17 +47,6 @@ pub(super) fn echo(task: &Task, rng: &mut Rng) -> Option<(&'static str, Vec<DocO
     if form != "leading" {
         rows.push(file.line(below).to_string());
     }
-    let echoed = match hunk {
-        Hunk::Replace { start, end, .. } => Hunk::Replace {
-            start: *start,
-            end: *end,
-            rows,
-        },
-        Hunk::Insert { after, .. } => Hunk::Insert {
-            after: *after,
-            rows,
-        },
-        Hunk::Delete { .. } => unreachable!("filtered"),
-    };
+    let echoed = super::edges::with_body(hunk, rows);
     try_hunk(task, i, vec![echoed], true).map(|ops| (form, ops))
 }

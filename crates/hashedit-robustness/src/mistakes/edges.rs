@@ -36,7 +36,7 @@ fn neighbours(hunk: &Hunk) -> Option<(usize, usize)> {
 }
 
 /// `hunk` with its rows replaced.
-fn with_body(hunk: &Hunk, rows: Vec<String>) -> Hunk {
+pub(super) fn with_body(hunk: &Hunk, rows: Vec<String>) -> Hunk {
     match hunk {
         Hunk::Replace { start, end, .. } => Hunk::Replace {
             start: *start,
