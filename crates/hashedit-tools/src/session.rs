@@ -63,17 +63,50 @@ pub const MAX_REGISTERS: usize = 64;
 /// Most bytes of register text kept per session.
 pub const MAX_REGISTER_BYTES: usize = 16 * 1024 * 1024;
 
+/// What a [`Session`] keeps of each snapshot it serves.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum SnapshotMemory {
+    /// Fingerprints, and the served text (bounded by [`MAX_TEXT_BYTES`])
+    /// so an edit written against an older snapshot can be rebased: a
+    /// long-lived session (the MCP server, an embedding harness).
+    #[default]
+    FingerprintsAndText,
+    /// Fingerprints only: a session that serves one call (a CLI process),
+    /// where no later edit of the same session could rebase on the text,
+    /// so copying it would be wasted work.
+    FingerprintsOnly,
+}
+
 /// The bounded snapshot memory of one session; cheap to share across
 /// threads (all methods take `&self`).
 #[derive(Debug, Default)]
 pub struct Session {
     store: Mutex<Store>,
+    memory: SnapshotMemory,
 }
 
 impl Session {
-    /// An empty session.
+    /// An empty session that keeps fingerprints and text
+    /// ([`SnapshotMemory::FingerprintsAndText`]).
     pub fn new() -> Session {
         Session::default()
+    }
+
+    /// An empty session that keeps what `memory` says.
+    pub fn with_memory(memory: SnapshotMemory) -> Session {
+        Session {
+            memory,
+            ..Session::default()
+        }
+    }
+
+    /// Whether [`Session::record`] keeps served text: a reader can skip
+    /// collecting the bytes when it does not.
+    pub fn keeps_text(&self) -> bool {
+        match self.memory {
+            SnapshotMemory::FingerprintsAndText => true,
+            SnapshotMemory::FingerprintsOnly => false,
+        }
     }
 
     fn lock(&self) -> MutexGuard<'_, Store> {
@@ -91,7 +124,7 @@ impl Session {
         store.clock += 1;
         let now = store.clock;
         let text: Option<Arc<[u8]>> = bytes
-            .filter(|b| b.len() <= MAX_TEXT_BYTES_PER_SNAPSHOT)
+            .filter(|b| self.keeps_text() && b.len() <= MAX_TEXT_BYTES_PER_SNAPSHOT)
             .map(Arc::from);
         let history = store.files.entry(target.to_path_buf()).or_default();
         history.last_used = now;
@@ -380,6 +413,23 @@ mod tests {
         assert_eq!(
             session.check(Path::new("/w/other"), live),
             TagCheck::Unknown
+        );
+    }
+
+    #[test]
+    fn a_fingerprints_only_session_checks_tags_but_keeps_no_text() {
+        let session = Session::with_memory(SnapshotMemory::FingerprintsOnly);
+        assert!(!session.keeps_text());
+        assert!(Session::new().keeps_text());
+        let path = Path::new("/w/f.txt");
+        session.record(path, fp("alpha\nbeta\n"), Some(b"alpha\nbeta\n"));
+        assert_eq!(session.text_bytes(), 0);
+        assert_eq!(session.served_text(path, fp("alpha\nbeta\n").tag), None);
+        let live = fp("// build 075ab-002d6\nalpha\nbeta\n");
+        assert_eq!(session.check(path, live), TagCheck::Collision);
+        assert_eq!(
+            session.check(path, fp("alpha\nbeta\n")),
+            TagCheck::Confirmed
         );
     }
 

@@ -8,8 +8,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 use hashedit_core::TagScheme;
 use hashedit_tools::{
     ContextLines, EditArgs, EditMode, ErrorKind, GlobArgs, GrepArgs, ListDirArgs, Outcome,
-    OutputMode, Protection, ReadFileArgs, Session, ToolContext, ToolError, ToolName, ToolResult,
-    Workspace, WriteArgs,
+    OutputMode, Protection, ReadFileArgs, Session, SnapshotMemory, ToolContext, ToolError,
+    ToolName, ToolResult, Workspace, WriteArgs,
 };
 use serde_json::json;
 
@@ -533,7 +533,9 @@ fn execute(cli: Cli) -> Result<ToolResult<(Outcome, Printed)>, String> {
     // Fingerprints served by earlier calls, so a 16-bit tag collision is
     // caught across processes (product.md §3 item 5). Only edit consults
     // them (its tag check); the other commands only add what they serve.
-    let session = Session::new();
+    // One process serves one call: no later edit of this session could
+    // rebase on a served text, so none is kept.
+    let session = Session::with_memory(SnapshotMemory::FingerprintsOnly);
     let registry = Registry::from_env();
     let loaded = match &registry {
         Some(registry) if cli.command.tool() == Some(ToolName::Edit) => {
