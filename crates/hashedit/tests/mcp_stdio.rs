@@ -488,10 +488,12 @@ fn a_progress_token_gets_progress_at_least_once_a_second() {
         break message;
     };
     assert_eq!(result["id"], 5, "{result}");
-    assert_eq!(
-        result["result"]["content"][0]["text"],
-        format!("no matches for '{SLOW_PATTERN}' under .")
-    );
+    // On a heavily loaded machine the walk may reach its time limit first:
+    // progress is what this test is about, so either reply is right.
+    let text = result["result"]["content"][0]["text"].as_str().unwrap();
+    let complete = format!("no matches for '{SLOW_PATTERN}' under .");
+    let limited = format!("{complete} (time limit of 15 s reached; search a narrower path)");
+    assert!(text == complete || text == limited, "{text}");
     assert!(
         sent.elapsed() < Duration::from_secs(1) || progress.len() > 1,
         "a grep of {:?} sent no progress",
