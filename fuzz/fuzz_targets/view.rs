@@ -33,7 +33,7 @@ fuzz_target!(|data: &[u8]| {
             for (i, row) in scanned.rows.iter().enumerate() {
                 assert_eq!(row, text.line(start + i));
             }
-            let _ = hashedit_core::read_view("f", &scanned);
+            let _ = hashedit_core::read_view("f", &scanned, 64_000);
             let focus: Vec<usize> = params.iter().map(|&b| usize::from(b)).collect();
             let _ = hashedit_core::chain_snapshot("f", scanned.tag, &text, &focus);
             let _ = hashedit_core::post_edit_preview("f", scanned.tag, &text, &focus, hashedit_core::PreviewShape::Rows);

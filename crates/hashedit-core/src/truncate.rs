@@ -15,7 +15,12 @@ pub const TRUNCATION_MARKER: &str = "\n[truncated]";
 /// Cuts `text` to at most `budget` bytes at a char boundary and appends
 /// [`TRUNCATION_MARKER`]; returns it unchanged when it fits.
 ///
-/// The result can be up to `budget + 12` bytes long.
+/// A snapshot header line (`[path#TAG]`) is never cut (FORMAT.md §4.2): a
+/// cut that would fall inside one moves to the start of that line, so the
+/// header is left out whole, except for the reply's first header, which is
+/// then kept whole even past the budget, since without it the reply offers
+/// no tag at all. So the result is at most `budget + 12` bytes long, or
+/// ends with the marker right after that first header.
 pub fn truncate_to_budget(mut text: String, budget: usize) -> String {
     if text.len() <= budget {
         return text;
@@ -24,9 +29,33 @@ pub fn truncate_to_budget(mut text: String, budget: usize) -> String {
     while !text.is_char_boundary(cut) {
         cut -= 1;
     }
+    let line_start = text[..cut].rfind('\n').map_or(0, |at| at + 1);
+    let line_end = text[cut..].find('\n').map_or(text.len(), |at| cut + at);
+    if cut > line_start && is_snapshot_header(&text[line_start..line_end]) {
+        let earlier_header = text[..line_start].lines().any(is_snapshot_header);
+        cut = if earlier_header { line_start } else { line_end };
+    }
+    if cut == text.len() {
+        return text;
+    }
     text.truncate(cut);
+    // The marker starts its own line: line breaks before it add nothing.
+    let kept = text.trim_end_matches('\n').len();
+    text.truncate(kept);
     text.push_str(TRUNCATION_MARKER);
     text
+}
+
+/// Whether `line` is a snapshot header `[path#TAG]` (FORMAT.md §4.1): a
+/// `[`, a path, `#`, four hex digits and `]`.
+pub(crate) fn is_snapshot_header(line: &str) -> bool {
+    let Some(inner) = line.strip_prefix('[').and_then(|rest| rest.strip_suffix(']')) else {
+        return false;
+    };
+    match inner.rsplit_once('#') {
+        Some((path, tag)) => !path.is_empty() && crate::SnapshotTag::parse(tag).is_some(),
+        None => false,
+    }
 }
 
 /// The first `max_chars` characters of `text`, plus `…` when anything was

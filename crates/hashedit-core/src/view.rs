@@ -97,15 +97,24 @@ pub fn window_request(
 }
 
 /// Renders a read: header, the kept rows, and a footer when the window does
-/// not cover the whole file (reference-rho.md §3.2).
+/// not cover the whole file (reference-rho.md §3.2). `max_output_bytes` is
+/// the output budget the scan's row budget was derived from (see
+/// [`row_budget_for`]); it is named in the footer when no row fits.
 ///
 /// Where Rho cuts an over-budget read mid-row and appends `[truncated]`, we
 /// stop at the last whole row that fits and say which lines were shown, so a
-/// model never copies half a row.
+/// model never copies half a row. When not even the first row fits, the
+/// reply is the whole header and a footer saying why, with the arguments
+/// that get past it (FORMAT.md §4.2); that reply may pass a budget too
+/// small for the header itself, which is never cut.
 ///
 /// Errors: [`WindowError::OffsetPastEnd`] when the window starts past the
 /// last line (`offset: 1` on an empty file is fine).
-pub fn read_view(display_path: &str, scan: &ScanOutcome) -> Result<String, WindowError> {
+pub fn read_view(
+    display_path: &str,
+    scan: &ScanOutcome,
+    max_output_bytes: usize,
+) -> Result<String, WindowError> {
     let total = scan.total_lines;
     let start = scan.start;
     if start > total && !(total == 0 && start == 1) {
@@ -121,11 +130,8 @@ pub fn read_view(display_path: &str, scan: &ScanOutcome) -> Result<String, Windo
     let shown_end = start + scan.rows.len() - 1;
     match scan.budget_stop {
         Some(stop) if scan.rows.is_empty() => {
-            out.push_str(&format!(
-                "\n\n[line {} is {} bytes long, more than fits in the output budget; no rows shown. \
-                 Replace it with PUT {}: if you must, or read a later window]",
-                stop.line, stop.line_bytes, stop.line
-            ));
+            out.push_str("\n\n");
+            out.push_str(&no_row_fits(display_path, stop, max_output_bytes));
         }
         Some(_) => {
             out.push_str(&format!(
@@ -143,11 +149,40 @@ pub fn read_view(display_path: &str, scan: &ScanOutcome) -> Result<String, Windo
     Ok(out)
 }
 
+/// The footer of a read whose first row did not fit: either the budget is
+/// too small for a header, a footer and any row (then the smallest budget
+/// that shows the row), or the line itself is longer than the budget.
+fn no_row_fits(
+    display_path: &str,
+    stop: crate::scan::BudgetStop,
+    max_output_bytes: usize,
+) -> String {
+    let line = stop.line;
+    let row_cost = decimal_width(line) as u64 + 2 + stop.line_bytes;
+    let needed = row_cost + (display_path.len() + ROW_BUDGET_RESERVE) as u64;
+    if row_cost <= max_output_bytes as u64 {
+        return format!(
+            "[the output budget of {max_output_bytes} bytes is too small for this header, a footer and \
+             line {line}; no rows shown. An output budget of at least {needed} bytes \
+             (--max-output-bytes) shows it]"
+        );
+    }
+    format!(
+        "[line {line} is {} {} long, more than fits in the output budget of {max_output_bytes} bytes; \
+         no rows shown. Replace it with PUT {line}: if you must, or read a later window]",
+        stop.line_bytes,
+        plural(usize::try_from(stop.line_bytes).unwrap_or(usize::MAX), "byte", "bytes"),
+    )
+}
+
+/// Bytes [`row_budget_for`] keeps back beside the path: the header's
+/// brackets, `#`, tag and separators, and the longest footer.
+const ROW_BUDGET_RESERVE: usize = 8 + 160;
+
 /// The byte budget left for rows after the header and the longest footer.
 pub fn row_budget_for(display_path: &str, max_output_bytes: usize) -> usize {
     // Header, separators and a footer with three large numbers.
-    let reserve = display_path.len() + 8 + 160;
-    max_output_bytes.saturating_sub(reserve)
+    max_output_bytes.saturating_sub(display_path.len() + ROW_BUDGET_RESERVE)
 }
 
 /// The chain snapshot of `text` (reference-rho.md §6 and §8.4).
@@ -411,7 +446,7 @@ mod tests {
         let request = window_request(Some(2), Some(2), usize::MAX).unwrap();
         let out = scan(TagScheme::Rho, b"one\ntwo\nthree\nfour\n", request).unwrap();
         assert_eq!(
-            read_view("a.txt", &out).unwrap(),
+            read_view("a.txt", &out, usize::MAX).unwrap(),
             "[a.txt#8935]\n2:two\n3:three\n\n[lines 2-3 of 4 shown; pass offset/limit to read the rest]"
         );
     }
@@ -421,8 +456,24 @@ mod tests {
         let request = window_request(None, None, usize::MAX).unwrap();
         let out = scan(TagScheme::Rho, b"one\ntwo\n", request).unwrap();
         assert_eq!(
-            read_view("a.txt", &out).unwrap(),
+            read_view("a.txt", &out, usize::MAX).unwrap(),
             "[a.txt#89F7]\n1:one\n2:two"
+        );
+    }
+
+    #[test]
+    fn read_view_with_no_row_that_fits_says_why_and_what_to_pass() {
+        // Break-it pass: a budget too small for the header and a footer
+        // blamed the 1-byte line 1.
+        let bytes = b"1\n2\n3\n";
+        let budget = 10;
+        let request = window_request(None, None, row_budget_for("big.txt", budget)).unwrap();
+        let out = scan(TagScheme::Rho, bytes, request).unwrap();
+        assert_eq!(
+            read_view("big.txt", &out, budget).unwrap(),
+            "[big.txt#7437]\n\n[the output budget of 10 bytes is too small for this header, a footer \
+             and line 1; no rows shown. An output budget of at least 179 bytes (--max-output-bytes) \
+             shows it]"
         );
     }
 
@@ -438,7 +489,7 @@ mod tests {
         );
         let request = window_request(Some(5), None, usize::MAX).unwrap();
         let out = scan(TagScheme::Rho, b"one\ntwo\n", request).unwrap();
-        let err = read_view("a.txt", &out).unwrap_err();
+        let err = read_view("a.txt", &out, usize::MAX).unwrap_err();
         assert_eq!(
             err,
             WindowError::OffsetPastEnd {
@@ -456,7 +507,7 @@ mod tests {
             window_request(Some(1), None, 10).unwrap(),
         )
         .unwrap();
-        assert_eq!(read_view("e.txt", &empty).unwrap(), "[e.txt#9DC5]");
+        assert_eq!(read_view("e.txt", &empty, usize::MAX).unwrap(), "[e.txt#9DC5]");
     }
 
     #[test]

@@ -233,7 +233,7 @@ proptest! {
                 prop_assert_eq!(scanned.total_lines, text.line_count());
                 prop_assert_eq!(scanned.tag, TagScheme::Rho.tag_of(&file));
                 let (snapshot, heap) = peak_heap_of(|| {
-                    let _ = hashedit_core::read_view("f", &scanned);
+                    let _ = hashedit_core::read_view("f", &scanned, 64_000);
                     let _ = hashedit_core::post_edit_preview("f", scanned.tag, &text, &focus, hashedit_core::PreviewShape::Rows);
                     hashedit_core::chain_snapshot("f", scanned.tag, &text, &focus)
                 });

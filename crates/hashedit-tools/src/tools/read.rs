@@ -184,7 +184,7 @@ fn read_resolved(
     }
     // Every window error (zero offset or limit, offset past the end) is a
     // bad argument.
-    let text = read_view(&display, &scan)
+    let text = read_view(&display, &scan, ws.max_output_bytes())
         .map_err(|e| ToolError::new(ErrorKind::InvalidArguments, format!("{display}: {e}")))?;
     let end = scan.start + scan.rows.len() - 1;
     let structured = json!({
@@ -195,8 +195,13 @@ fn read_resolved(
         "end": end.min(scan.total_lines),
         "partial": scan.start > 1 || end < scan.total_lines,
     });
-    Ok(Outcome::new(
-        hashedit_core::truncate_to_budget(text, ws.max_output_bytes()),
-        structured,
-    ))
+    // A read that shows no row is its header and the footer saying why and
+    // what to pass instead: both are kept whole, even past a budget too
+    // small for them (FORMAT.md §4.2).
+    let text = if scan.rows.is_empty() && scan.budget_stop.is_some() {
+        text
+    } else {
+        hashedit_core::truncate_to_budget(text, ws.max_output_bytes())
+    };
+    Ok(Outcome::new(text, structured))
 }
