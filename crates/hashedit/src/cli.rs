@@ -1,5 +1,6 @@
 //! Command-line parsing and output (product.md §1, "CLI").
 
+use std::ffi::OsString;
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -81,7 +82,7 @@ enum Command {
     /// Show a file as numbered rows under its `[path#TAG]` header.
     Read {
         /// File to read.
-        path: String,
+        path: OsString,
         /// First line to show (1-based).
         #[arg(long)]
         offset: Option<usize>,
@@ -94,7 +95,7 @@ enum Command {
         /// Regular expression (Rust syntax), or literal text with --literal.
         pattern: String,
         /// Directory or file to search (default: the workspace root).
-        path: Option<String>,
+        path: Option<OsString>,
         /// Only files whose path matches this glob (repeatable; a leading '!'
         /// excludes, as in rg -g).
         #[arg(long, short = 'g', value_name = "GLOB")]
@@ -138,7 +139,7 @@ enum Command {
         /// Glob pattern; without '/' it matches at any depth.
         pattern: String,
         /// Directory to search (default: the workspace root).
-        path: Option<String>,
+        path: Option<OsString>,
         /// Include hidden files and directories.
         #[arg(long)]
         hidden: bool,
@@ -152,7 +153,7 @@ enum Command {
     /// List one directory's entries.
     Ls {
         /// Directory to list (default: the workspace root).
-        path: Option<String>,
+        path: Option<OsString>,
         /// Also list the unfinished .hashedit-*.tmp files a killed hashedit
         /// left (safe to delete).
         #[arg(long)]
@@ -161,7 +162,7 @@ enum Command {
     /// Create or replace a file with the content read from stdin.
     Write {
         /// File to write.
-        path: String,
+        path: OsString,
         /// Refuse unless the existing file still has this snapshot tag.
         #[arg(long)]
         tag: Option<String>,
@@ -273,6 +274,10 @@ where
 {
     let status = match Cli::try_parse_from(args) {
         Ok(cli) => run_parsed(cli),
+        Err(error) if error.kind() == clap::error::ErrorKind::InvalidUtf8 => {
+            let _ = writeln!(std::io::stderr(), "hashedit: {NOT_UTF8_ARGUMENT}");
+            EXIT_USAGE
+        }
         Err(error) => {
             let _ = error.print();
             u8::try_from(error.exit_code()).unwrap_or(EXIT_USAGE)
@@ -281,6 +286,12 @@ where
     let _ = std::io::stdout().flush();
     status
 }
+
+/// The usage error for an argument that is not UTF-8 where text is needed
+/// (clap's own message does not say which arguments may hold such bytes).
+const NOT_UTF8_ARGUMENT: &str = "an argument is not UTF-8 text. A path argument (of read, grep, glob, ls \
+     or write) may hold any bytes, raw or in the quoted spelling ls prints (\"caf\\xe9.txt\"); a pattern, a \
+     tag or another value must be UTF-8 text, as hashedit reads and searches UTF-8 files only";
 
 /// Runs a parsed command line; returns the exit status.
 fn run_parsed(cli: Cli) -> u8 {
@@ -585,7 +596,7 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
         } => plain(hashedit_tools::read_file(
             cx,
             &ReadFileArgs {
-                path,
+                path: path_text(&path),
                 offset,
                 limit,
             },
@@ -609,7 +620,7 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             cx,
             &GrepArgs {
                 pattern,
-                path,
+                path: path.as_deref().map(path_text),
                 glob: None,
                 more_globs: glob,
                 context: ContextLines {
@@ -639,7 +650,7 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             cx,
             &GlobArgs {
                 pattern,
-                path,
+                path: path.as_deref().map(path_text),
                 include_hidden: Some(hidden),
                 no_ignore: Some(no_ignore),
                 max_results,
@@ -648,7 +659,7 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
         Command::Ls { path, hidden } => plain(hashedit_tools::list_dir(
             cx,
             &ListDirArgs {
-                path: path.unwrap_or_else(|| ".".into()),
+                path: path.as_deref().map_or_else(|| ".".into(), path_text),
                 include_leftovers: hidden,
             },
         )),
@@ -657,6 +668,7 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
                 Ok(content) => content,
                 Err(error) => return Ok(Err(error)),
             };
+            let path = path_text(&path);
             plain(hashedit_tools::write(cx, &WriteArgs { path, content, tag }))
         }
         Command::Edit {
@@ -668,6 +680,14 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             unreachable!("run() handles `mcp`, `completions` and `man` before executing tools")
         }
     })
+}
+
+/// A path argument as the tools take it: the text itself, or, for bytes
+/// that are not UTF-8 (a raw `caf\xE9.txt` from the shell), each stray
+/// byte carried as the tools carry it (FORMAT.md §8.5), so the raw name and
+/// the quoted `"caf\xe9.txt"` that `ls` prints name the same file.
+fn path_text(path: &std::ffi::OsStr) -> String {
+    hashedit_tools::os_to_raw(path).into_owned()
 }
 
 /// Runs `edit` on the document from `input` (a file) or stdin. The outer

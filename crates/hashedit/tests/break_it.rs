@@ -71,3 +71,55 @@ fn a_tiny_output_budget_never_cuts_the_snapshot_header() {
         format!("created w.txt\n\n[w.txt#{}]\n[truncated]\n", tag(b"a\nb\n"))
     );
 }
+
+/// Runs the binary with raw (possibly non-UTF-8) arguments.
+fn run_os(root: &Path, args: &[&std::ffi::OsStr]) -> Run {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hashedit"))
+        .arg("--root")
+        .arg(root)
+        .args(args)
+        .env("HASHEDIT_REGISTRY", "off")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+#[test]
+fn a_raw_non_utf8_path_argument_names_the_file_ls_shows_escaped() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let raw = OsStr::from_bytes(b"caf\xe9.txt");
+    fs::write(dir.path().join(raw), "x\n").unwrap();
+    let t = tag(b"x\n");
+    // Break-it pass: clap's bare "invalid UTF-8 was detected" for a path.
+    let read = run_os(dir.path(), &[OsStr::new("read"), raw]);
+    assert_eq!(
+        (read.code, read.stdout.as_str()),
+        (Some(0), format!("[\"caf\\xe9.txt\"#{t}]\n1:x\n").as_str())
+    );
+    let quoted = run_os(dir.path(), &[OsStr::new("read"), OsStr::new("\"caf\\xe9.txt\"")]);
+    assert_eq!(quoted.stdout, read.stdout);
+    let grep = run_os(dir.path(), &[OsStr::new("grep"), OsStr::new("x"), raw]);
+    assert_eq!(
+        (grep.code, grep.stdout.as_str()),
+        (Some(0), format!("[\"caf\\xe9.txt\"#{t}]\n1 | x\n\n1 match in 1 file\n").as_str())
+    );
+    // A pattern is text: the usage error says which arguments take bytes.
+    let pattern = run_os(dir.path(), &[OsStr::new("grep"), OsStr::from_bytes(b"\xe9")]);
+    assert_eq!(
+        (pattern.code, pattern.stdout.as_str(), pattern.stderr.as_str()),
+        (
+            Some(2),
+            "",
+            "hashedit: an argument is not UTF-8 text. A path argument (of read, grep, glob, ls or write) \
+             may hold any bytes, raw or in the quoted spelling ls prints (\"caf\\xe9.txt\"); a pattern, a \
+             tag or another value must be UTF-8 text, as hashedit reads and searches UTF-8 files only\n"
+        )
+    );
+}
