@@ -15,7 +15,40 @@ pub const DIFF_CONTEXT_LINES: usize = 3;
 /// edit of a huge file pays for its diff metadata.
 pub const DIFF_TIMEOUT: Duration = Duration::from_millis(500);
 
-/// A unified diff from `old` to `new` with `a/PATH` and `b/PATH` headers.
+/// What one side of a diff names in its `---` or `+++` header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiffSide<'a> {
+    /// A workspace path: `a/PATH` before, `b/PATH` after.
+    Path(&'a str),
+    /// No file on this side (`/dev/null`): the after side of a deleted file.
+    Absent,
+}
+
+impl DiffSide<'_> {
+    fn label(self, prefix: &str) -> String {
+        match self {
+            DiffSide::Path(path) => format!("{prefix}{path}"),
+            DiffSide::Absent => "/dev/null".to_string(),
+        }
+    }
+}
+
+/// A unified diff from `old` to `new` with `a/PATH` and `b/PATH` headers
+/// (see [`unified_diff_between`], which this is with the same path on both
+/// sides).
+pub fn unified_diff(display_path: &str, old: &[u8], new: &[u8]) -> String {
+    unified_diff_between(
+        DiffSide::Path(display_path),
+        DiffSide::Path(display_path),
+        old,
+        new,
+    )
+}
+
+/// A unified diff from `old` (the file `before` names) to `new` (the file
+/// `after` names), as git writes one (FORMAT.md §6.6): a moved file's
+/// headers are `--- a/OLD` and `+++ b/NEW`, a deleted file's `+++` is
+/// `/dev/null`.
 ///
 /// Returns an empty string when the texts are equal. Both sides are
 /// decoded lossily for display only; the edit itself is byte-exact. Lines
@@ -23,7 +56,12 @@ pub const DIFF_TIMEOUT: Duration = Duration::from_millis(500);
 /// content, so the hunks' line numbers and counts are the numbers `read`
 /// shows and `patch` agrees with. (`similar` ends a line at a lone CR too,
 /// so a lone CR is carried through the diff as a stand-in character.)
-pub fn unified_diff(display_path: &str, old: &[u8], new: &[u8]) -> String {
+pub fn unified_diff_between(
+    before: DiffSide<'_>,
+    after: DiffSide<'_>,
+    old: &[u8],
+    new: &[u8],
+) -> String {
     if old == new {
         return String::new();
     }
@@ -42,7 +80,7 @@ pub fn unified_diff(display_path: &str, old: &[u8], new: &[u8]) -> String {
         .unified_diff()
         .context_radius(DIFF_CONTEXT_LINES)
         .missing_newline_hint(true)
-        .header(&format!("a/{display_path}"), &format!("b/{display_path}"))
+        .header(&before.label("a/"), &after.label("b/"))
         .to_string();
     if stand_in {
         text.replace(LONE_CR, "\r")

@@ -98,7 +98,7 @@ pub use plan::{Applied, OpRef, Placed, Plan, PlanError, plan};
 pub use rebase::{RebaseLimit, RebaseRefusal, Rebased, rebase};
 
 // The edit entry point and everything it reports (FORMAT.md §6, §7).
-pub use diff::unified_diff;
+pub use diff::{DiffSide, unified_diff, unified_diff_between};
 
 pub use edit::{
     Advice, DroppedBlank, Echo, Edge, EditFailure, EditSettings, Elision, FileEdit, FileEditError,

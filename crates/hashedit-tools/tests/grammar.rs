@@ -164,8 +164,8 @@ fn dry_runs_name_file_ops_and_tiny_budgets_keep_the_headers() {
     let out = hashedit_tools::edit(&cx, &EditArgs::new(doc.clone()), EditMode::DryRun).unwrap();
     assert_eq!(
         out.text,
-        "MV: r.txt would move to moved/r2.txt\n--- a/r.txt\n+++ b/r.txt\n@@ -1,2 +1,2 @@\n-a\n+A\n b\n\
-         REM: g.txt would be deleted\n--- a/g.txt\n+++ b/g.txt\n@@ -1 +0,0 @@\n-x\n"
+        "MV: r.txt would move to moved/r2.txt\n--- a/r.txt\n+++ b/moved/r2.txt\n@@ -1,2 +1,2 @@\n-a\n+A\n b\n\
+         REM: g.txt would be deleted\n--- a/g.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n"
     );
     assert_eq!(read(dir.path(), "r.txt").as_deref(), Some("a\nb\n"));
     // With a budget too small for the summaries, the reply is the headers.
@@ -198,7 +198,7 @@ fn an_applied_edit_reports_each_files_diff_as_data_only() {
     );
     assert_eq!(
         out.structured["files"][1]["diff"],
-        "--- a/g.txt\n+++ b/g.txt\n@@ -1 +0,0 @@\n-x\n"
+        "--- a/g.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n"
     );
     assert!(!out.text.contains("@@"), "{}", out.text);
     assert!(!out.text.contains("--- a/"), "{}", out.text);

@@ -123,3 +123,31 @@ fn a_raw_non_utf8_path_argument_names_the_file_ls_shows_escaped() {
         )
     );
 }
+
+#[test]
+fn dry_run_diffs_of_mv_and_rem_name_the_destination_and_dev_null() {
+    let dir = workspace(&[("r.txt", "a\nb\n"), ("g.txt", "x\n"), ("e.txt", ""), ("k.txt", "k\n")]);
+    // Break-it pass: `+++ b/r.txt` for a move to moved/r2.txt, `+++ b/g.txt`
+    // for a deleted file.
+    let doc = format!(
+        "[r.txt#{}]\nPUT 1:\n+A\nMV moved/r2.txt\n[g.txt#{}]\nREM\n[e.txt#{}]\nREM\n[k.txt#{}]\nMV k2.txt\n",
+        tag(b"a\nb\n"),
+        tag(b"x\n"),
+        tag(b""),
+        tag(b"k\n")
+    );
+    let out = run(dir.path(), &["edit", "--dry-run"], &doc);
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (
+            Some(0),
+            "MV: r.txt would move to moved/r2.txt\n--- a/r.txt\n+++ b/moved/r2.txt\n@@ -1,2 +1,2 @@\n-a\n+A\n b\n\
+             REM: g.txt would be deleted\n--- a/g.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n\
+             REM: e.txt would be deleted\ne.txt: empty, no lines to delete\n\
+             MV: k.txt would move to k2.txt\nk.txt: content unchanged\n",
+            ""
+        )
+    );
+    assert_eq!(fs::read_to_string(dir.path().join("r.txt")).unwrap(), "a\nb\n");
+    assert!(dir.path().join("g.txt").exists());
+}

@@ -23,3 +23,15 @@ fn a_lone_cr_is_content_not_a_line_end() {
         "--- a/f\n+++ b/f\n@@ -1 +1 @@\n-x\ry\n\\ No newline at end of file\n+x\rz\n\\ No newline at end of file\n"
     );
 }
+
+#[test]
+fn moved_and_deleted_files_are_headed_as_git_heads_them() {
+    assert_eq!(
+        unified_diff_between(DiffSide::Path("a.txt"), DiffSide::Path("b/new.txt"), b"x\n", b"y\n"),
+        "--- a/a.txt\n+++ b/b/new.txt\n@@ -1 +1 @@\n-x\n+y\n"
+    );
+    assert_eq!(
+        unified_diff_between(DiffSide::Path("g.txt"), DiffSide::Absent, b"x\n", b""),
+        "--- a/g.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n"
+    );
+}

@@ -7,7 +7,8 @@
 //! headers remain. Dry run: each file's unified diff.
 
 use hashedit_core::{
-    Advice, Document, FileEdit, FileOp, Suspicion, truncate_to_budget, unified_diff,
+    Advice, DiffSide, Document, FileEdit, FileOp, Suspicion, truncate_to_budget,
+    unified_diff_between,
 };
 use serde_json::{Value, json};
 
@@ -21,8 +22,9 @@ use super::targets::Target;
 const MAX_LISTED_WARNINGS: usize = 20;
 
 /// Each file's unified diff from its bytes before the edit to what the
-/// edit makes of them (empty when unchanged; a removed file diffs to
-/// nothing). Data for people and UI cards, never model-facing text
+/// edit makes of them (empty when unchanged), headed as git heads it: a
+/// moved file's `+++` names its destination, a removed file's is
+/// `/dev/null`. Data for people and UI cards, never model-facing text
 /// (FORMAT.md §6.6): a dry run prints them, an applied edit reports them
 /// under each file's `diff`.
 pub(super) fn file_diffs(
@@ -35,12 +37,17 @@ pub(super) fn file_diffs(
         .zip(locked)
         .zip(changes)
         .map(|((target, file), change)| {
-            let after: &[u8] = match change {
-                Change::Replace(bytes) | Change::Move { bytes, .. } => bytes,
-                Change::Keep => &file.original,
-                Change::Remove => b"",
+            let before = DiffSide::Path(&target.path.display);
+            let (after_side, after): (DiffSide, &[u8]) = match change {
+                Change::Replace(bytes) => (before, bytes),
+                Change::Move { bytes, .. } => match &target.dest {
+                    Some(dest) => (DiffSide::Path(&dest.display), bytes),
+                    None => (before, bytes),
+                },
+                Change::Keep => (before, &file.original),
+                Change::Remove => (DiffSide::Absent, b""),
             };
-            unified_diff(&target.path.display, &file.original, after)
+            unified_diff_between(before, after_side, &file.original, after)
         })
         .collect()
 }
@@ -129,7 +136,13 @@ pub(super) fn dry_run(
             _ => {}
         }
         if diff.is_empty() {
-            text.push_str(&format!("{display}: no change\n"));
+            // An empty diff under a REM or MV line is about the content only.
+            let unchanged = match &edit.file_op {
+                Some(FileOp::Remove) => "empty, no lines to delete",
+                Some(FileOp::Move(_)) => "content unchanged",
+                None => "no change",
+            };
+            text.push_str(&format!("{display}: {unchanged}\n"));
         } else {
             text.push_str(&diff);
         }
