@@ -151,3 +151,27 @@ fn dry_run_diffs_of_mv_and_rem_name_the_destination_and_dev_null() {
     assert_eq!(fs::read_to_string(dir.path().join("r.txt")).unwrap(), "a\nb\n");
     assert!(dir.path().join("g.txt").exists());
 }
+
+#[test]
+fn a_forced_section_that_changes_nothing_says_it_was_left_unchanged() {
+    let dir = workspace(&[("n.txt", "a\nb\n"), ("o.txt", "c\n")]);
+    let (n, o) = (tag(b"a\nb\n"), tag(b"c\n"));
+    // Break-it pass: `PUT 2: (1 → 1 line)` as if line 2 had changed.
+    let doc = format!("[n.txt#{n}]\nPUT 2:\n+b\n[o.txt#{o}]\nPUT 1:\n+C\n");
+    let out = run(dir.path(), &["edit", "--force"], &doc);
+    assert_eq!(
+        (out.code, out.stdout, out.stderr.as_str()),
+        (
+            Some(0),
+            format!(
+                "left unchanged, nothing written: PUT 2: (1 → 1 line)\n[n.txt#{n}]\n1:a\n2:b\n\n\
+                 PUT 1: (1 → 1 line)\n[o.txt#{}]\n1:C\n\n\
+                 warning: n.txt: the edit leaves the file exactly as it was (each body equals the lines it \
+                 replaces); nothing was written to it\n",
+                tag(b"C\n")
+            ),
+            ""
+        )
+    );
+    assert_eq!(fs::read_to_string(dir.path().join("o.txt")).unwrap(), "C\n");
+}

@@ -24,12 +24,27 @@ pub(crate) fn summary_line(parts: &[String]) -> String {
     )
 }
 
+/// Leads the summary line of a section whose ops leave its file as it
+/// was, applied only under `force` (FORMAT.md §7.8): its ops' summary must
+/// not read as a change.
+const UNCHANGED_LEAD: &str = "left unchanged, nothing written: ";
+
 impl FileEdit {
     /// The model-facing text for this file: summary line, then preview.
     pub fn report(&self) -> String {
         match &self.file_op {
             Some(FileOp::Remove) => self.summary.clone(),
-            _ => format!("{}\n{}", self.summary, self.preview),
+            _ => format!("{}\n{}", self.summary_text(), self.preview),
+        }
+    }
+
+    /// The summary line as shown: the ops' summary, led by
+    /// [`UNCHANGED_LEAD`] when they left the file as it was.
+    fn summary_text(&self) -> String {
+        if self.unchanged {
+            format!("{UNCHANGED_LEAD}{}", self.summary)
+        } else {
+            self.summary.clone()
         }
     }
 
@@ -41,7 +56,7 @@ impl FileEdit {
             Some(FileOp::Remove) => self.summary.clone(),
             _ => format!(
                 "{}\n{}\n\n[the preview rows do not fit the output budget; read the file to see them]",
-                self.summary,
+                self.summary_text(),
                 self.header()
             ),
         }
