@@ -175,3 +175,32 @@ fn a_forced_section_that_changes_nothing_says_it_was_left_unchanged() {
     );
     assert_eq!(fs::read_to_string(dir.path().join("o.txt")).unwrap(), "C\n");
 }
+
+#[test]
+fn rem_and_mv_through_a_symlink_give_the_real_header_and_name_their_own_op() {
+    let dir = workspace(&[("real.txt", "r\n")]);
+    std::os::unix::fs::symlink("real.txt", dir.path().join("link.txt")).unwrap();
+    let t = tag(b"r\n");
+    for (op, verb) in [("REM", "delete"), ("MV moved.txt", "move")] {
+        let out = run(dir.path(), &["edit"], &format!("[link.txt#{t}]\n{op}\n"));
+        let name = op.split(' ').next().unwrap();
+        assert_eq!(
+            (out.code, out.stdout.as_str(), out.stderr),
+            (
+                Some(1),
+                "",
+                format!(
+                    "link.txt goes through a symlink to real.txt; nothing was changed. {name} {verb}s a file \
+                     only by its real path, so that it is clear whether the link or the file is meant. To \
+                     {verb} the file itself (links to it then dangle), head the section [real.txt#{t}]; to \
+                     {verb} only the symlink link.txt, use another tool\n"
+                )
+            )
+        );
+    }
+    assert!(dir.path().join("link.txt").exists() && !dir.path().join("moved.txt").exists());
+    // The header it offers works as given.
+    let out = run(dir.path(), &["edit"], &format!("[real.txt#{t}]\nMV moved.txt\n"));
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(fs::read_to_string(dir.path().join("moved.txt")).unwrap(), "r\n");
+}

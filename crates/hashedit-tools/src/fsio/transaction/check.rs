@@ -7,7 +7,7 @@ use crate::error::{ErrorKind, ToolError, ToolResult};
 use crate::fsio::lock::LockedFile;
 use crate::fsio::open::split;
 use crate::fsio::write::read_only_error;
-use crate::workspace::Workspace;
+use crate::workspace::{Workspace, display_path, os_to_raw, raw_path, raw_to_os};
 
 /// Refuses, before anything is touched, every change that cannot succeed.
 pub(super) fn check(ws: &Workspace, locked: &[LockedFile], changes: &[Change]) -> ToolResult<()> {
@@ -19,10 +19,15 @@ pub(super) fn check(ws: &Workspace, locked: &[LockedFile], changes: &[Change]) -
         if let Some(error) = read_only_error(&file.display, file.meta.mode) {
             return Err(error);
         }
-        if matches!(change, Change::Remove | Change::Move { .. })
+        let file_op = match change {
+            Change::Remove => Some(LinkedOp::Remove),
+            Change::Move { .. } => Some(LinkedOp::Move),
+            Change::Keep | Change::Replace(_) => None,
+        };
+        if let Some(op) = file_op
             && let Some(real) = real_path_if_linked(ws, file)
         {
-            return Err(symlinked(&file.display, &real));
+            return Err(symlinked(ws, file, &real, op));
         }
         let Change::Move { dest, .. } = change else {
             continue;
@@ -48,23 +53,50 @@ pub(super) fn check(ws: &Workspace, locked: &[LockedFile], changes: &[Change]) -
     Ok(())
 }
 
-/// The file's real workspace-relative path when `file.display` reaches it
-/// through a symlink (the display path differs from the canonical target).
+/// The file's real workspace-relative path, in the spelling every tool
+/// prints, when `file.display` reaches it through a symlink (the display
+/// path differs from the canonical target).
 fn real_path_if_linked(ws: &Workspace, file: &LockedFile) -> Option<String> {
     let relative = file.target.strip_prefix(ws.root()).ok()?;
     let real = relative
         .components()
-        .map(|component| component.as_os_str().to_string_lossy())
+        .map(|component| os_to_raw(component.as_os_str()).into_owned())
         .collect::<Vec<_>>()
         .join("/");
+    let real = display_path(&real).into_owned();
     (real != file.display).then_some(real)
 }
 
-fn symlinked(display: &str, real: &str) -> ToolError {
+/// The file op refused on a path that goes through a symlink.
+#[derive(Debug, Clone, Copy)]
+enum LinkedOp {
+    Remove,
+    Move,
+}
+
+/// The refusal of `op` on `file`, reached through a symlink to `real`: the
+/// header to copy for the real file (its live tag), and, when the path
+/// itself is the symlink, that the link is another tool's job.
+fn symlinked(ws: &Workspace, file: &LockedFile, real: &str, op: LinkedOp) -> ToolError {
+    let (op_name, verb) = match op {
+        LinkedOp::Remove => ("REM", "delete"),
+        LinkedOp::Move => ("MV", "move"),
+    };
+    let header = hashedit_core::header(real, ws.tag_scheme().tag_of(&file.original));
+    let display = &file.display;
+    let as_written = ws.root().join(raw_to_os(&raw_path(display)));
+    let link_itself = std::fs::symlink_metadata(&as_written).is_ok_and(|m| m.file_type().is_symlink());
+    let link = if link_itself {
+        format!("; to {verb} only the symlink {display}, use another tool")
+    } else {
+        String::new()
+    };
     ToolError::new(
         ErrorKind::InvalidArguments,
         format!(
-            "{display} goes through a symlink to {real}; nothing was changed. Files are deleted and moved only by their real path, so that it is clear whether the link or the file is meant: head the section [{real}#TAG] instead (same tag) to delete or move the file itself (links to it then dangle), or remove the symlink with another tool"
+            "{display} goes through a symlink to {real}; nothing was changed. {op_name} {verb}s a file only by \
+             its real path, so that it is clear whether the link or the file is meant. To {verb} the file \
+             itself (links to it then dangle), head the section {header}{link}"
         ),
     )
 }

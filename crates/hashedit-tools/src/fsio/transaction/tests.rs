@@ -457,12 +457,23 @@ fn paths_through_symlinks_are_not_deleted_or_moved() {
     symlink("d", ws.root().join("ld")).unwrap();
     let before = tree(ws.root());
     let mut locked = lock(&ws, &["link.txt"]);
-    for change in [Change::Remove, move_to(&ws, "x.txt", b"real\n")] {
+    let header = format!("[real.txt#{}]", ws.tag_scheme().tag_of(b"real\n"));
+    // Break-it pass: a placeholder `[real.txt#TAG] (same tag)` instead of
+    // the header to copy, and "remove" for a move.
+    for (change, op, verb) in [
+        (Change::Remove, "REM", "delete"),
+        (move_to(&ws, "x.txt", b"real\n"), "MV", "move"),
+    ] {
         let error = commit_changes(&ws, &mut locked, &[change]).unwrap_err();
         assert_eq!(error.kind, ErrorKind::InvalidArguments);
         assert_eq!(
             error.message,
-            "link.txt goes through a symlink to real.txt; nothing was changed. Files are deleted and moved only by their real path, so that it is clear whether the link or the file is meant: head the section [real.txt#TAG] instead (same tag) to delete or move the file itself (links to it then dangle), or remove the symlink with another tool"
+            format!(
+                "link.txt goes through a symlink to real.txt; nothing was changed. {op} {verb}s a file only \
+                 by its real path, so that it is clear whether the link or the file is meant. To {verb} the \
+                 file itself (links to it then dangle), head the section {header}; to {verb} only the \
+                 symlink link.txt, use another tool"
+            )
         );
         assert_eq!(tree(ws.root()), before);
     }
@@ -473,12 +484,15 @@ fn paths_through_symlinks_are_not_deleted_or_moved() {
     let mut locked = lock(&ws, &["ld/a.txt"]);
     let error = commit_changes(&ws, &mut locked, &[Change::Remove]).unwrap_err();
     assert_eq!(error.kind, ErrorKind::InvalidArguments);
-    assert!(
-        error
-            .message
-            .starts_with("ld/a.txt goes through a symlink to d/a.txt;"),
-        "{}",
-        error.message
+    // The file itself is no symlink here: there is no link to leave alone.
+    assert_eq!(
+        error.message,
+        format!(
+            "ld/a.txt goes through a symlink to d/a.txt; nothing was changed. REM deletes a file only by \
+             its real path, so that it is clear whether the link or the file is meant. To delete the file \
+             itself (links to it then dangle), head the section [d/a.txt#{}]",
+            ws.tag_scheme().tag_of(b"a\n")
+        )
     );
     drop(locked);
     // The real path works, and the link is left dangling.
