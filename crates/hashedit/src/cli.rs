@@ -575,9 +575,9 @@ fn execute(cli: Cli) -> Result<ToolResult<(Outcome, Printed)>, String> {
         // Tester report: an unusable registry was ignored without a word,
         // which silently weakens the cross-call collision check.
         eprintln!(
-            "hashedit: warning: cannot update the snapshot registry {}: {error}; tags are still checked, \
-             but without the fingerprints of earlier calls (set HASHEDIT_REGISTRY to a writable file, or \
-             to off)",
+            "hashedit: warning: cannot update the snapshot registry {}: {error}. Tags are still checked, \
+             but without the fingerprints of earlier calls; set HASHEDIT_REGISTRY to the path of a file \
+             hashedit may create or write, or to off to do without it",
             registry.path().display()
         );
     }

@@ -204,3 +204,42 @@ fn rem_and_mv_through_a_symlink_give_the_real_header_and_name_their_own_op() {
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert_eq!(fs::read_to_string(dir.path().join("moved.txt")).unwrap(), "r\n");
 }
+
+#[test]
+fn a_registry_under_a_regular_file_names_the_file_in_the_way() {
+    let dir = workspace(&[("f.txt", "a\n")]);
+    let cache = tempfile::tempdir().unwrap();
+    let blocker = cache.path().join("regfile");
+    fs::write(&blocker, "x").unwrap();
+    let t = tag(b"a\n");
+    // Break-it pass: a bare "File exists (os error 17)".
+    let cases = [
+        (
+            blocker.join("snap"),
+            format!("its directory {} is a file, not a directory", blocker.display()),
+        ),
+        (
+            blocker.join("sub/snap"),
+            format!(
+                "its directory {}/sub cannot be created, because {} is a file, not a directory",
+                blocker.display(),
+                blocker.display()
+            ),
+        ),
+    ];
+    for (registry, cause) in cases {
+        let out = run_hashedit(dir.path(), &["read", "f.txt"], None, &registry);
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), format!("[f.txt#{t}]\n1:a\n"));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!(
+                "hashedit: warning: cannot update the snapshot registry {}: {cause}. Tags are still \
+                 checked, but without the fingerprints of earlier calls; set HASHEDIT_REGISTRY to the \
+                 path of a file hashedit may create or write, or to off to do without it\n",
+                registry.display(),
+            )
+        );
+    }
+    assert_eq!(fs::read_to_string(&blocker).unwrap(), "x");
+}

@@ -548,9 +548,10 @@ fn an_unusable_registry_is_reported_on_stderr() {
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
         format!(
-            "hashedit: warning: cannot update the snapshot registry {}: Is a directory (os error 21); tags \
-             are still checked, but without the fingerprints of earlier calls (set HASHEDIT_REGISTRY to a \
-             writable file, or to off)\n",
+            "hashedit: warning: cannot update the snapshot registry {}: it is a directory; name a file (in \
+             it or elsewhere) instead. Tags are still checked, but without the fingerprints of earlier \
+             calls; set HASHEDIT_REGISTRY to the path of a file hashedit may create or write, or to off to \
+             do without it\n",
             in_the_way.display()
         )
     );

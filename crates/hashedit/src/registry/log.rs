@@ -72,19 +72,29 @@ pub(crate) fn append(path: &Path, entries: &[Entry]) -> io::Result<()> {
         return Ok(());
     }
     let dir = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(dir)?;
+    fs::create_dir_all(dir).map_err(|e| directory_error(dir, e))?;
+    if path.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::IsADirectory,
+            "it is a directory; name a file (in it or elsewhere) instead",
+        ));
+    }
+    let lock_path = path.with_extension("lock");
     let lock = OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
-        .open(path.with_extension("lock"))?;
-    lock.lock()?;
+        .open(&lock_path)
+        .map_err(|e| with_context(e, &format!("cannot open its lock file {}", lock_path.display())))?;
+    lock.lock()
+        .map_err(|e| with_context(e, &format!("cannot lock {}", lock_path.display())))?;
     let mut log = OpenOptions::new()
         .read(true)
         .append(true)
         .create(true)
         .mode(0o600)
-        .open(path)?;
+        .open(path)
+        .map_err(|e| with_context(e, "cannot open it for appending"))?;
     let size = log.metadata()?.len();
     if !starts_with_magic(&log, size)? {
         // Empty, or not a log this version writes: start it afresh.
@@ -102,6 +112,36 @@ pub(crate) fn append(path: &Path, entries: &[Entry]) -> io::Result<()> {
         compact(path)?;
     }
     Ok(())
+}
+
+/// `error` with `what` was being done in front of the system's message.
+fn with_context(error: io::Error, what: &str) -> io::Error {
+    io::Error::new(error.kind(), format!("{what}: {error}"))
+}
+
+/// The failure to create the registry's directory `dir`, naming the
+/// ancestor in the way when one exists as something else than a directory
+/// (the system says only "File exists" or "Not a directory").
+fn directory_error(dir: &Path, error: io::Error) -> io::Error {
+    let blocker = dir
+        .ancestors()
+        .find(|ancestor| ancestor.exists() || ancestor.is_symlink())
+        .filter(|ancestor| !ancestor.is_dir());
+    match blocker {
+        Some(file) if file == dir => io::Error::new(
+            error.kind(),
+            format!("its directory {} is a file, not a directory", dir.display()),
+        ),
+        Some(file) => io::Error::new(
+            error.kind(),
+            format!(
+                "its directory {} cannot be created, because {} is a file, not a directory",
+                dir.display(),
+                file.display()
+            ),
+        ),
+        None => with_context(error, &format!("cannot create its directory {}", dir.display())),
+    }
 }
 
 /// Rewrites the log at `path` with what it remembers, within

@@ -102,5 +102,17 @@ fn an_unwritable_location_is_an_error_for_the_caller_to_report() {
     let session = Session::new();
     session.record(Path::new("/w/a"), TagScheme::Rho.fingerprint(b"a\n"), None);
     let error = Registry::at(&path).save(&session, &[]).unwrap_err();
-    assert_eq!(error.to_string(), "Is a directory (os error 21)");
+    assert_eq!(
+        error.to_string(),
+        "it is a directory; name a file (in it or elsewhere) instead"
+    );
+    // A regular file where a directory of the path should be is named
+    // (the system's own word is "File exists").
+    let blocker = dir.path().join("file");
+    std::fs::write(&blocker, "x").unwrap();
+    let error = Registry::at(blocker.join("reg")).save(&session, &[]).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!("its directory {} is a file, not a directory", blocker.display())
+    );
 }
