@@ -131,12 +131,13 @@ pub fn read_view(
     match scan.budget_stop {
         Some(stop) if scan.rows.is_empty() => {
             out.push_str("\n\n");
-            out.push_str(&no_row_fits(display_path, stop, max_output_bytes));
+            out.push_str(&no_row_fits(display_path, stop, total, max_output_bytes));
         }
         Some(_) => {
             out.push_str(&format!(
                 "\n\n[lines {start}-{shown_end} of {total} shown, cut at the output budget; \
-                 pass offset/limit to read the rest]"
+                 to read the rest, call read_file with offset: {}]",
+                shown_end + 1
             ));
         }
         None if total > 0 && (start > 1 || shown_end < total) => {
@@ -151,10 +152,12 @@ pub fn read_view(
 
 /// The footer of a read whose first row did not fit: either the budget is
 /// too small for a header, a footer and any row (then the smallest budget
-/// that shows the row), or the line itself is longer than the budget.
+/// that shows the row), or the line itself is longer than the budget (then
+/// the offset that reads past it, exactly, and the op that replaces it).
 fn no_row_fits(
     display_path: &str,
     stop: crate::scan::BudgetStop,
+    total: usize,
     max_output_bytes: usize,
 ) -> String {
     let line = stop.line;
@@ -167,9 +170,17 @@ fn no_row_fits(
              (--max-output-bytes) shows it]"
         );
     }
+    let after = if line >= total {
+        "It is the last line; to change it".to_string()
+    } else {
+        format!(
+            "To read the lines after it, call read_file with offset: {}; to change it",
+            line + 1
+        )
+    };
     format!(
         "[line {line} is {} {} long, more than fits in the output budget of {max_output_bytes} bytes; \
-         no rows shown. Replace it with PUT {line}: if you must, or read a later window]",
+         no rows shown. {after}, replace it whole with PUT {line}:]",
         stop.line_bytes,
         plural(usize::try_from(stop.line_bytes).unwrap_or(usize::MAX), "byte", "bytes"),
     )
@@ -474,6 +485,47 @@ mod tests {
             "[big.txt#7437]\n\n[the output budget of 10 bytes is too small for this header, a footer \
              and line 1; no rows shown. An output budget of at least 179 bytes (--max-output-bytes) \
              shows it]"
+        );
+    }
+
+    #[test]
+    fn a_line_longer_than_the_budget_gives_the_offset_past_it() {
+        // Break-it pass: "read a later window" did not say which.
+        let budget = 300;
+        let long = format!("short\n{}\nafter\n", "x".repeat(500));
+        let request = window_request(Some(2), None, row_budget_for("long.txt", budget)).unwrap();
+        let out = scan(TagScheme::Rho, long.as_bytes(), request).unwrap();
+        let tag = TagScheme::Rho.tag_of(long.as_bytes());
+        assert_eq!(
+            read_view("long.txt", &out, budget).unwrap(),
+            format!(
+                "[long.txt#{tag}]\n\n[line 2 is 500 bytes long, more than fits in the output budget of \
+                 300 bytes; no rows shown. To read the lines after it, call read_file with offset: 3; to \
+                 change it, replace it whole with PUT 2:]"
+            )
+        );
+        // A window cut before such a line names the offset that goes on.
+        let request = window_request(None, None, row_budget_for("long.txt", budget)).unwrap();
+        let out = scan(TagScheme::Rho, long.as_bytes(), request).unwrap();
+        assert_eq!(
+            read_view("long.txt", &out, budget).unwrap(),
+            format!(
+                "[long.txt#{tag}]\n1:short\n\n[lines 1-1 of 3 shown, cut at the output budget; to read \
+                 the rest, call read_file with offset: 2]"
+            )
+        );
+        // The last line has no lines after it.
+        let last = format!("short\n{}", "x".repeat(500));
+        let request = window_request(Some(2), None, row_budget_for("long.txt", budget)).unwrap();
+        let out = scan(TagScheme::Rho, last.as_bytes(), request).unwrap();
+        let tag = TagScheme::Rho.tag_of(last.as_bytes());
+        assert_eq!(
+            read_view("long.txt", &out, budget).unwrap(),
+            format!(
+                "[long.txt#{tag}]\n\n[line 2 is 500 bytes long, more than fits in the output budget of \
+                 300 bytes; no rows shown. It is the last line; to change it, replace it whole with \
+                 PUT 2:]"
+            )
         );
     }
 

@@ -243,3 +243,34 @@ fn a_registry_under_a_regular_file_names_the_file_in_the_way() {
     }
     assert_eq!(fs::read_to_string(&blocker).unwrap(), "x");
 }
+
+#[test]
+fn a_line_too_long_to_show_gives_the_offset_to_read_past_it() {
+    let long = format!("short\n{}\nafter\n", "x".repeat(70_000));
+    let dir = workspace(&[("long.txt", &long)]);
+    let t = tag(long.as_bytes());
+    // Break-it pass: "or read a later window", with no offset.
+    let out = run(dir.path(), &["read", "long.txt", "--offset", "2"], "");
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (
+            Some(0),
+            format!(
+                "[long.txt#{t}]\n\n[line 2 is 70000 bytes long, more than fits in the output budget of 64000 \
+                 bytes; no rows shown. To read the lines after it, run read with --offset 3; to change it, \
+                 replace it whole with PUT 2:]\n"
+            )
+            .as_str(),
+            ""
+        )
+    );
+    // The offset it names works.
+    let next = run(dir.path(), &["read", "long.txt", "--offset", "3"], "");
+    assert_eq!(
+        next.stdout,
+        format!("[long.txt#{t}]\n3:after\n\n[lines 3-3 of 3 shown; pass --offset/--limit to read the rest]\n")
+    );
+    // Under --json the tools' own spelling is kept.
+    let json = run(dir.path(), &["--json", "read", "long.txt", "--offset", "2"], "");
+    assert!(json.stdout.contains("call read_file with offset: 3;"), "{}", json.stdout);
+}

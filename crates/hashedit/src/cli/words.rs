@@ -9,8 +9,9 @@
 //! document lines and diffs, which must stay byte-exact to be copied.
 
 /// Whole-word replacements, longest first where one contains another.
-const NAMES: [(&str, &str); 16] = [
+const NAMES: [(&str, &str); 17] = [
     ("include_hidden=true", "--hidden"),
+    ("call read_file with offset:", "run read with --offset"),
     (
         "pass offset/limit to read_file for the rest",
         "run read with --offset/--limit for the rest",
