@@ -701,6 +701,13 @@ fn run_edit(
     let document = match input {
         Some(file) => {
             let source = file.display().to_string();
+            if stdin_carries_input() {
+                return Err(format!(
+                    "edit was given two documents: --input {source} and another on stdin; nothing was \
+                     written. Give one: drop --input to edit with what stdin carries, or stop piping into \
+                     stdin (e.g. `hashedit edit --input {source} < /dev/null`)"
+                ));
+            }
             let opened =
                 std::fs::File::open(&file).map_err(|e| format!("cannot read {source}: {e}"))?;
             read_bounded_text(opened, &source, ToolName::Edit)?
@@ -735,6 +742,39 @@ fn run_edit(
         };
         (o, printed)
     }))
+}
+
+/// Whether stdin holds input already, checked without blocking: a
+/// non-empty file redirected in, or a pipe or socket with bytes waiting (a
+/// byte is read to tell them from an end of input). A terminal, an empty
+/// or closed pipe, `/dev/null`, or a pipe whose writer has sent nothing yet
+/// count as no input.
+fn stdin_carries_input() -> bool {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    use std::os::fd::AsFd;
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return false;
+    }
+    let fd = stdin.as_fd();
+    if let Ok(stat) = rustix::fs::fstat(fd)
+        && rustix::fs::FileType::from_raw_mode(stat.st_mode) == rustix::fs::FileType::RegularFile
+    {
+        let at = rustix::fs::seek(fd, rustix::fs::SeekFrom::Current(0)).unwrap_or(0);
+        return u64::try_from(stat.st_size).unwrap_or(0) > at;
+    }
+    let mut fds = [PollFd::new(&fd, PollFlags::IN)];
+    let now = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    if !matches!(poll(&mut fds, Some(&now)), Ok(n) if n > 0)
+        || !fds[0].revents().contains(PollFlags::IN)
+    {
+        return false;
+    }
+    let mut byte = [0u8; 1];
+    matches!(stdin.lock().read(&mut byte), Ok(n) if n > 0)
 }
 
 /// Named registers live for an MCP session, but a CLI call is its own

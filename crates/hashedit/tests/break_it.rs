@@ -274,3 +274,51 @@ fn a_line_too_long_to_show_gives_the_offset_to_read_past_it() {
     let json = run(dir.path(), &["--json", "read", "long.txt", "--offset", "2"], "");
     assert!(json.stdout.contains("call read_file with offset: 3;"), "{}", json.stdout);
 }
+
+#[test]
+fn edit_input_with_a_document_on_stdin_too_is_a_usage_error() {
+    let dir = workspace(&[("n.txt", "a\nb\n")]);
+    let doc = format!("[n.txt#{}]\nPUT 1:\n+A\n", tag(b"a\nb\n"));
+    let file = dir.path().join("doc.hl");
+    fs::write(&file, &doc).unwrap();
+    let input = file.to_str().unwrap();
+    let refusal = format!(
+        "hashedit: edit was given two documents: --input {input} and another on stdin; nothing was \
+         written. Give one: drop --input to edit with what stdin carries, or stop piping into stdin (e.g. \
+         `hashedit edit --input {input} < /dev/null`)\n"
+    );
+    // Break-it pass: the piped document was silently ignored. A file
+    // redirected in (deterministic), then a pipe.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hashedit"))
+        .arg("--root")
+        .arg(dir.path())
+        .args(["edit", "--input", input])
+        .env("HASHEDIT_REGISTRY", "off")
+        .stdin(fs::File::open(&file).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(
+        (out.status.code(), String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)),
+        (Some(2), "".into(), refusal.as_str().into())
+    );
+    let (reader, mut writer) = std::io::pipe().unwrap();
+    std::io::Write::write_all(&mut writer, b"junk\n").unwrap();
+    drop(writer);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hashedit"))
+        .arg("--root")
+        .arg(dir.path())
+        .args(["edit", "--input", input])
+        .env("HASHEDIT_REGISTRY", "off")
+        .stdin(reader)
+        .output()
+        .unwrap();
+    assert_eq!(
+        (out.status.code(), String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)),
+        (Some(2), "".into(), refusal.into())
+    );
+    assert_eq!(fs::read_to_string(dir.path().join("n.txt")).unwrap(), "a\nb\n");
+    // An empty stdin is no second document.
+    let out = run(dir.path(), &["edit", "--input", input], "");
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(fs::read_to_string(dir.path().join("n.txt")).unwrap(), "A\nb\n");
+}
