@@ -322,3 +322,28 @@ fn edit_input_with_a_document_on_stdin_too_is_a_usage_error() {
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert_eq!(fs::read_to_string(dir.path().join("n.txt")).unwrap(), "A\nb\n");
 }
+
+#[test]
+fn write_with_a_lowercase_tag_warns_as_edit_does() {
+    let dir = workspace(&[("n.txt", "a\nb\n"), ("m.txt", "a\nb\n")]);
+    let t = tag(b"a\nb\n");
+    let lower = t.to_ascii_lowercase();
+    assert_ne!(t, lower, "the test needs a tag with a letter");
+    let warning = format!("warning: read the tag as {t}; tags are printed in capitals");
+    // Break-it pass: write took it without a word.
+    let out = run(dir.path(), &["write", "n.txt", "--tag", &lower], "x\n");
+    assert_eq!(
+        (out.code, out.stdout, out.stderr.as_str()),
+        (
+            Some(0),
+            format!("replaced n.txt\n\n[n.txt#{}]\n1:x\n\n{warning}\n", tag(b"x\n")),
+            ""
+        )
+    );
+    // edit says the same of the same tag.
+    let out = run(dir.path(), &["edit"], &format!("[m.txt#{lower}]\nPUT 1:\n+A\n"));
+    assert!(out.stdout.ends_with(&format!("\n\nwarning: document line 1: read the tag as {t}; tags are printed in capitals\n")), "{}", out.stdout);
+    // An uppercase tag: no warning.
+    let out = run(dir.path(), &["write", "n.txt", "--tag", &tag(b"x\n")], "y\n");
+    assert_eq!(out.stdout, format!("replaced n.txt\n\n[n.txt#{}]\n1:y\n", tag(b"y\n")));
+}

@@ -95,10 +95,13 @@ pub fn write(cx: &ToolContext, args: &WriteArgs) -> ToolResult<Outcome> {
         notice.as_deref(),
     );
     super::append_note(&mut outcome, resolved.note.as_deref());
+    let warning = lowercase_tag_warning(args.tag.as_deref(), expected_tag);
+    super::append_note(&mut outcome, warning.as_deref());
     Ok(outcome)
 }
 
-/// The `tag` argument, parsed.
+/// The `tag` argument, parsed as an edit header's tag is (FORMAT.md §5.7:
+/// four hex digits, either case).
 fn expected_tag(tag: Option<&str>) -> ToolResult<Option<SnapshotTag>> {
     let Some(tag) = tag else {
         return Ok(None);
@@ -109,6 +112,16 @@ fn expected_tag(tag: Option<&str>) -> ToolResult<Option<SnapshotTag>> {
             format!("tag '{tag}' is not a snapshot tag (4 hex digits, e.g. 1A2B)"),
         )
     })
+}
+
+/// The `warning:` line an edit gives for a tag written in lower case
+/// (FORMAT.md §5.7), for the same tolerated spelling in `write`'s `tag`.
+fn lowercase_tag_warning(written: Option<&str>, tag: Option<SnapshotTag>) -> Option<String> {
+    let (written, tag) = (written?, tag?);
+    written
+        .bytes()
+        .any(|b| b.is_ascii_lowercase())
+        .then(|| format!("warning: {}", hashedit_core::WarningKind::LowercaseTag(tag)))
 }
 
 /// Refuses content that is read output pasted back, or over the limit.
