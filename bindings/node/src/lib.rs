@@ -217,7 +217,12 @@ impl NativeWorkspace {
         content: String,
         tag: Option<String>,
     ) -> Result<ToolReply, Failure> {
-        reply(self.inner.write(&WriteArgs { path, content, tag }))
+        reply(self.inner.write(&WriteArgs {
+            path,
+            content,
+            tag,
+            force: None,
+        }))
     }
 
     /// `edit`.

@@ -195,7 +195,12 @@ impl PyWorkspace {
         content: String,
         tag: Option<String>,
     ) -> PyResult<ToolOutput> {
-        let args = WriteArgs { path, content, tag };
+        let args = WriteArgs {
+            path,
+            content,
+            tag,
+            force: None,
+        };
         self.run(py, move |ws| ws.write(&args))
     }
 

@@ -49,6 +49,7 @@ fn a_read_only_workspace_refuses_writes_and_unknown_calls_are_named() {
             path: "f.txt".into(),
             content: "b\n".into(),
             tag: None,
+            force: None,
         })
         .unwrap_err();
     assert_eq!(error.kind, ErrorKind::PermissionDenied);

@@ -185,7 +185,7 @@ fn rho_schemas() -> Vec<(&'static str, Value)> {
         (
             "write",
             parse(
-                r#"{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"},"tag":{"type":"string"}},"required":["path","content"]}"#,
+                r#"{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"},"tag":{"type":"string"},"force":{"type":"boolean"}},"required":["path","content"]}"#,
             ),
         ),
         (

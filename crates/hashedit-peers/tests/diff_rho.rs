@@ -1820,7 +1820,9 @@ fn write_case(check: &Check, rng: &mut Rng, corpus: &[CorpusFile]) {
         ours_files,
     };
     let mut cats = BTreeSet::new();
-    if sides.rho.ok() && !sides.ours.ok() && hashedit_tools::looks_like_read_output(&content) {
+    let pasted = hashedit_tools::looks_like_read_output(&content)
+        || hashedit_tools::looks_like_read_rows(&content);
+    if sides.rho.ok() && !sides.ours.ok() && pasted {
         // Refused, and the file left as it was.
         let before = (path == existing.name).then(|| existing.bytes.clone());
         if sides.ours_files[0] == before {

@@ -135,7 +135,8 @@ pub struct ListDirArgs {
 }
 
 /// `write` arguments. `content` is written byte for byte; with `tag`, the
-/// write is refused when the live file no longer has that tag.
+/// write is refused when the live file no longer has that tag; `force`
+/// writes content that looks like pasted read output (FORMAT.md §6.7).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 pub struct WriteArgs {
     /// File to create or replace, relative to the workspace root.
@@ -144,6 +145,8 @@ pub struct WriteArgs {
     pub content: String,
     /// Snapshot tag of the file you mean to replace; refused if it changed since.
     pub tag: Option<String>,
+    /// Write N:text rows as sent.
+    pub force: Option<bool>,
 }
 
 /// `edit` arguments. `force` writes past the guards (an echoed neighbour,

@@ -42,7 +42,7 @@ pub use outcome::{Image, Outcome, Served};
 pub use session::{MAX_REGISTER_BYTES, MAX_REGISTERS, Session, SnapshotMemory};
 pub use tools::{
     EDIT_MAX_BYTES, EditMode, ToolName, edit, glob, grep, list_dir, looks_like_read_output,
-    read_file, write,
+    looks_like_read_rows, read_file, write,
 };
 pub use workspace::{
     DEFAULT_PROTECTED_NAMES, MAX_NAME_BYTES, MAX_PATH_BYTES, MAX_SYMLINK_HOPS, Protected,

@@ -80,6 +80,7 @@ impl Ws {
                 path: name.into(),
                 content: content.into(),
                 tag: None,
+                force: None,
             },
         )
     }
@@ -420,6 +421,7 @@ fn b19_symlinks_cannot_escape_the_workspace() {
             path: "out/new.txt".into(),
             content: "x\n".into(),
             tag: None,
+            force: None,
         },
     );
     assert_eq!(written.unwrap_err().kind, ErrorKind::PathOutsideWorkspace);

@@ -224,6 +224,7 @@ fn write_creates_the_unescaped_name_and_reports_it_quoted() {
             path: r#""made\there.txt""#.into(),
             content: "z\n".into(),
             tag: None,
+            force: None,
         },
     )
     .unwrap();

@@ -254,6 +254,7 @@ fn the_newest_snapshot_served_under_a_tag_is_the_one_it_names() {
             path: "f.txt".into(),
             content: v2.into(),
             tag: None,
+            force: None,
         },
     )
     .unwrap();

@@ -166,6 +166,10 @@ enum Command {
         /// Refuse unless the existing file still has this snapshot tag.
         #[arg(long)]
         tag: Option<String>,
+        /// Write content that looks like pasted read output (N:text rows)
+        /// exactly as sent.
+        #[arg(long)]
+        force: bool,
     },
     /// Apply a hashline edit document (from stdin or --input).
     #[command(long_about = EDIT_HELP)]
@@ -663,13 +667,22 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
                 include_leftovers: hidden,
             },
         )),
-        Command::Write { path, tag } => {
+        Command::Write { path, tag, force } => {
             let content = match read_stdin_text(ToolName::Write)? {
                 Ok(content) => content,
                 Err(error) => return Ok(Err(error)),
             };
             let path = path_text(&path);
-            plain(hashedit_tools::write(cx, &WriteArgs { path, content, tag }))
+            let force = Some(force);
+            plain(hashedit_tools::write(
+                cx,
+                &WriteArgs {
+                    path,
+                    content,
+                    tag,
+                    force,
+                },
+            ))
         }
         Command::Edit {
             input,

@@ -347,3 +347,39 @@ fn write_with_a_lowercase_tag_warns_as_edit_does() {
     let out = run(dir.path(), &["write", "n.txt", "--tag", &tag(b"x\n")], "y\n");
     assert_eq!(out.stdout, format!("replaced n.txt\n\n[n.txt#{}]\n1:y\n", tag(b"y\n")));
 }
+
+#[test]
+fn write_of_numbered_rows_without_a_header_is_refused_unless_forced() {
+    let dir = workspace(&[("a.txt", "old\n")]);
+    let refusal = |shape: &str| {
+        format!(
+            "the content for a.txt {shape}, like read output; nothing was written. Send the file's exact \
+             text without the header and without the N: prefixes; if the file really holds these lines, \
+             send it again with --force\n"
+        )
+    };
+    // Break-it pass: `1:foo\n2:bar\n`, exactly what read prints, was
+    // written verbatim.
+    let rows = "1:foo\n2:bar\n";
+    let out = run(dir.path(), &["write", "a.txt"], rows);
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr),
+        (Some(1), "", refusal("is numbered rows (N:text, counting up)"))
+    );
+    let with_header = format!("[a.txt#{}]\n{rows}", tag(b"old\n"));
+    let out = run(dir.path(), &["write", "a.txt"], &with_header);
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr),
+        (Some(1), "", refusal("starts with a [path#TAG] header and numbered rows"))
+    );
+    assert_eq!(fs::read_to_string(dir.path().join("a.txt")).unwrap(), "old\n");
+    let json = run(dir.path(), &["--json", "write", "a.txt"], rows);
+    assert!(json.stdout.starts_with("{\"error\":{\"kind\":\"looks_like_read_output\""), "{}", json.stdout);
+    // The spelling that forces it through.
+    let out = run(dir.path(), &["write", "a.txt", "--force"], rows);
+    assert_eq!(
+        (out.code, out.stdout, out.stderr.as_str()),
+        (Some(0), format!("replaced a.txt\n\n[a.txt#{}]\n1:1:foo\n2:2:bar\n", tag(rows.as_bytes())), "")
+    );
+    assert_eq!(fs::read_to_string(dir.path().join("a.txt")).unwrap(), rows);
+}

@@ -213,6 +213,7 @@ impl Ours {
                 path: path.to_string(),
                 content: content.to_string(),
                 tag: None,
+                force: None,
             },
         ))
     }

@@ -17,7 +17,7 @@ pub use edit::{EditMode, edit};
 pub use find::{glob, grep, list_dir};
 pub use name::ToolName;
 pub use read::read_file;
-pub use write::{looks_like_read_output, write};
+pub use write::{looks_like_read_output, looks_like_read_rows, write};
 
 /// Largest file `edit` will load (bytes). Editing holds the old and new
 /// text in memory (about 3× the file), so the cap bounds memory; reads are

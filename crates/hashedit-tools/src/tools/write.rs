@@ -48,6 +48,41 @@ pub fn looks_like_read_output(content: &str) -> bool {
     }
 }
 
+/// True when `content` is numbered read rows without their header: at
+/// least two lines, every one `N:text` with the numbers counting up by one
+/// (a window of `read` output from any line), optionally followed by a
+/// blank line and a `[…]` footer as `read` prints one. No file of the
+/// real-edit corpus has that shape; a file that really does is written
+/// with `force` (FORMAT.md §6.7).
+pub fn looks_like_read_rows(content: &str) -> bool {
+    let mut lines: Vec<&str> = content.lines().collect();
+    if let [.., blank, footer] = lines[..]
+        && blank.is_empty()
+        && footer.starts_with('[')
+        && footer.trim_end().ends_with(']')
+    {
+        lines.truncate(lines.len() - 2);
+    }
+    if lines.len() < 2 {
+        return false;
+    }
+    let number = |line: &str| {
+        let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+        (digits > 0 && line[digits..].starts_with(':'))
+            .then(|| line[..digits].parse::<u64>().ok())
+            .flatten()
+    };
+    let mut expected = None;
+    for line in lines {
+        match (number(line), expected) {
+            (Some(n), None) if n >= 1 => expected = Some(n + 1),
+            (Some(n), Some(next)) if n == next => expected = Some(n + 1),
+            _ => return false,
+        }
+    }
+    true
+}
+
 /// Runs `write`.
 ///
 /// Text: `created {display}` or `replaced {display}`, a blank line, then the
@@ -64,7 +99,10 @@ pub fn write(cx: &ToolContext, args: &WriteArgs) -> ToolResult<Outcome> {
     let resolved = ws.resolve(&args.path, Resolve::MayCreate)?;
     ws.check_writable(&resolved)?;
     let display = resolved.display.clone();
-    check_content(&args.content, &display)?;
+    if args.force != Some(true) {
+        check_pasted(&args.content, &display)?;
+    }
+    check_size(&args.content, &display)?;
     let bytes = args.content.as_bytes();
     let (created, notice) = if resolved.exists {
         (false, replace_existing(ws, &resolved, expected_tag, bytes)?)
@@ -124,18 +162,28 @@ fn lowercase_tag_warning(written: Option<&str>, tag: Option<SnapshotTag>) -> Opt
         .then(|| format!("warning: {}", hashedit_core::WarningKind::LowercaseTag(tag)))
 }
 
-/// Refuses content that is read output pasted back, or over the limit.
-fn check_content(content: &str, display: &str) -> ToolResult<()> {
-    if looks_like_read_output(content) {
-        return Err(ToolError::new(
-            ErrorKind::LooksLikeReadOutput,
-            format!(
-                "the content for {display} starts with a [path#TAG] header and numbered rows, like \
-                 read output; nothing was written. Send the file's exact text without the header \
-                 and without the N: prefixes"
-            ),
-        ));
-    }
+/// Refuses content that is read output pasted back: with its header, or
+/// numbered rows alone.
+fn check_pasted(content: &str, display: &str) -> ToolResult<()> {
+    let shape = if looks_like_read_output(content) {
+        "starts with a [path#TAG] header and numbered rows"
+    } else if looks_like_read_rows(content) {
+        "is numbered rows (N:text, counting up)"
+    } else {
+        return Ok(());
+    };
+    Err(ToolError::new(
+        ErrorKind::LooksLikeReadOutput,
+        format!(
+            "the content for {display} {shape}, like read output; nothing was written. Send the \
+             file's exact text without the header and without the N: prefixes; if the file really \
+             holds these lines, send it again with force: true"
+        ),
+    ))
+}
+
+/// Refuses content over the limit.
+fn check_size(content: &str, display: &str) -> ToolResult<()> {
     if content.len() as u64 > WRITE_MAX_BYTES {
         return Err(ToolError::new(
             ErrorKind::TooLarge,
