@@ -276,10 +276,19 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let json_output = asks_for_json(&args);
     let status = match Cli::try_parse_from(args) {
         Ok(cli) => run_parsed(cli),
         Err(error) if error.kind() == clap::error::ErrorKind::InvalidUtf8 => {
-            let _ = writeln!(std::io::stderr(), "hashedit: {NOT_UTF8_ARGUMENT}");
+            print_usage_error(NOT_UTF8_ARGUMENT, json_output);
+            EXIT_USAGE
+        }
+        Err(error) if json_output && error.exit_code() == i32::from(EXIT_USAGE) => {
+            let message = error.render().to_string();
+            let message = message.trim_end();
+            let message = message.strip_prefix("error: ").unwrap_or(message);
+            print_usage_error(message, json_output);
             EXIT_USAGE
         }
         Err(error) => {
@@ -291,6 +300,27 @@ where
     status
 }
 
+/// Whether a command line clap could not parse still asked for `--json`
+/// (before any `--`), so that its usage error is a JSON object too.
+fn asks_for_json(args: &[OsString]) -> bool {
+    args.iter()
+        .skip(1)
+        .take_while(|arg| *arg != "--")
+        .any(|arg| arg == "--json")
+}
+
+/// A usage error (exit 2): `hashedit: MESSAGE` on stderr, or under
+/// `--json` the error object every `--json` failure prints, on stdout,
+/// with kind `usage_error` (FORMAT.md §8.3).
+fn print_usage_error(message: &str, json_output: bool) {
+    let _ = if json_output {
+        let value = json!({"ok": false, "error": {"kind": "usage_error", "message": message}});
+        writeln!(std::io::stdout().lock(), "{value}")
+    } else {
+        writeln!(std::io::stderr(), "hashedit: {message}")
+    };
+}
+
 /// The usage error for an argument that is not UTF-8 where text is needed
 /// (clap's own message does not say which arguments may hold such bytes).
 const NOT_UTF8_ARGUMENT: &str = "an argument is not UTF-8 text. A path argument (of read, grep, glob, ls \
@@ -300,7 +330,7 @@ const NOT_UTF8_ARGUMENT: &str = "an argument is not UTF-8 text. A path argument 
 /// Runs a parsed command line; returns the exit status.
 fn run_parsed(cli: Cli) -> u8 {
     clean_up_on_signals();
-    if let Some(code) = run_generator(&cli.command) {
+    if let Some(code) = run_generator(&cli.command, cli.json) {
         return code;
     }
     if let Command::Mcp {
@@ -349,7 +379,7 @@ fn run_parsed(cli: Cli) -> u8 {
             EXIT_TOOL_ERROR
         }
         Err(usage) => {
-            let _ = writeln!(std::io::stderr(), "hashedit: {usage}");
+            print_usage_error(&usage, json_output);
             EXIT_USAGE
         }
     }
@@ -375,7 +405,7 @@ fn clean_up_on_signals() {
 
 /// `completions` and `man`: text generated from the clap definitions,
 /// printed on stdout; `None` for every other command.
-fn run_generator(command: &Command) -> Option<u8> {
+fn run_generator(command: &Command, json_output: bool) -> Option<u8> {
     let mut definitions = <Cli as clap::CommandFactory>::command();
     let mut out = std::io::stdout().lock();
     let written = match command {
@@ -393,9 +423,11 @@ fn run_generator(command: &Command) -> Option<u8> {
                         .name(format!("hashedit-{name}"))
                         .version(env!("CARGO_PKG_VERSION")),
                     None => {
-                        let _ = writeln!(
-                            std::io::stderr(),
-                            "hashedit: man: no command '{name}'; try read, grep, glob, ls, write, edit, mcp, completions or man"
+                        print_usage_error(
+                            &format!(
+                                "man: no command '{name}'; try read, grep, glob, ls, write, edit, mcp, completions or man"
+                            ),
+                            json_output,
                         );
                         return Some(EXIT_USAGE);
                     }

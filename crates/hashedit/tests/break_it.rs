@@ -383,3 +383,43 @@ fn write_of_numbered_rows_without_a_header_is_refused_unless_forced() {
     );
     assert_eq!(fs::read_to_string(dir.path().join("a.txt")).unwrap(), rows);
 }
+
+#[test]
+fn json_usage_errors_are_json_error_objects_with_exit_two() {
+    let dir = workspace(&[("a.txt", "a\n")]);
+    let error = |out: &Run| -> serde_json::Value {
+        assert_eq!((out.code, out.stderr.as_str()), (Some(2), ""), "{out:?}");
+        serde_json::from_str(&out.stdout).expect("one JSON object")
+    };
+    // Break-it pass: clap's plain text under --json.
+    let out = run(dir.path(), &["--json", "grep", "--bogus", "x"], "");
+    assert_eq!(
+        error(&out),
+        serde_json::json!({"ok": false, "error": {"kind": "usage_error", "message":
+            "unexpected argument '--bogus' found\n\n  tip: to pass '--bogus' as a value, use '-- --bogus'\n\n\
+             Usage: hashedit grep [OPTIONS] <PATTERN> [PATH]\n\nFor more information, try '--help'."}})
+    );
+    let out = run(dir.path(), &["read", "--json"], "");
+    assert_eq!(
+        error(&out)["error"]["message"],
+        "the following required arguments were not provided:\n  <PATH>\n\nUsage: hashedit read --json <PATH>\n\n\
+         For more information, try '--help'."
+    );
+    // Usage errors found after parsing, too.
+    let out = run(dir.path(), &["--json", "--max-output-bytes", "0", "ls"], "");
+    assert_eq!(
+        error(&out),
+        serde_json::json!({"ok": false, "error": {"kind": "usage_error", "message": "--max-output-bytes must be at least 1"}})
+    );
+    let out = run(dir.path(), &["--json", "man", "nope"], "");
+    assert_eq!(error(&out)["error"]["kind"], "usage_error");
+    // Without --json, plain text on stderr as before; --version is no error.
+    let out = run(dir.path(), &["grep", "--bogus", "x"], "");
+    assert_eq!((out.code, out.stdout.as_str()), (Some(2), ""));
+    assert!(out.stderr.starts_with("error: unexpected argument '--bogus' found"), "{}", out.stderr);
+    let out = run(dir.path(), &["--json", "--version"], "");
+    assert_eq!(
+        (out.code, out.stdout),
+        (Some(0), format!("hashedit {}\n", env!("CARGO_PKG_VERSION")))
+    );
+}
