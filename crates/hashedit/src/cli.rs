@@ -413,34 +413,58 @@ fn run_generator(command: &Command, json_output: bool) -> Option<u8> {
             clap_complete::generate(*shell, &mut definitions, "hashedit", &mut out);
             Ok(())
         }
-        Command::Man { command } => {
-            definitions.build();
-            let page = match command {
-                None => definitions,
-                Some(name) => match definitions.find_subcommand(name) {
-                    Some(sub) => sub
-                        .clone()
-                        .name(format!("hashedit-{name}"))
-                        .version(env!("CARGO_PKG_VERSION")),
-                    None => {
-                        print_usage_error(
-                            &format!(
-                                "man: no command '{name}'; try read, grep, glob, ls, write, edit, mcp, completions or man"
-                            ),
-                            json_output,
-                        );
-                        return Some(EXIT_USAGE);
-                    }
-                },
-            };
-            clap_mangen::Man::new(page).render(&mut out)
-        }
+        Command::Man { command } => match man_page(command.as_deref()) {
+            Ok(page) => clap_mangen::Man::new(page).render(&mut out),
+            Err(message) => {
+                print_usage_error(&message, json_output);
+                return Some(EXIT_USAGE);
+            }
+        },
         _ => return None,
     };
     Some(match written.and_then(|()| out.flush()) {
         Ok(()) => 0,
         Err(e) => output_failed(&e, Writes::Nothing),
     })
+}
+
+/// The definitions manual pages are generated from: the command line
+/// without clap's `help` subcommand, which has no page of its own (`-h`
+/// and `--help` stay), so the SUBCOMMANDS section of hashedit(1) names
+/// exactly the pages `man` prints.
+fn man_definitions() -> clap::Command {
+    let mut definitions = <Cli as clap::CommandFactory>::command().disable_help_subcommand(true);
+    definitions.build();
+    definitions
+}
+
+/// The COMMAND names `hashedit man COMMAND` has a page for, in the order
+/// hashedit(1) lists them.
+fn man_page_names() -> Vec<String> {
+    man_definitions()
+        .get_subcommands()
+        .map(|sub| sub.get_name().to_string())
+        .collect()
+}
+
+/// The manual page to render: hashedit(1), or hashedit-COMMAND(1) for
+/// `name`. `Err` is the usage error for a name with no page, listing those
+/// that have one.
+fn man_page(name: Option<&str>) -> Result<clap::Command, String> {
+    let definitions = man_definitions();
+    let Some(name) = name else {
+        return Ok(definitions);
+    };
+    match definitions.find_subcommand(name) {
+        Some(sub) => Ok(sub
+            .clone()
+            .name(format!("hashedit-{name}"))
+            .version(env!("CARGO_PKG_VERSION"))),
+        None => Err(format!(
+            "man: no page for '{name}'; the pages are hashedit (no argument) and {}",
+            man_page_names().join(", ")
+        )),
+    }
 }
 
 /// Whether a command changes files, so that a failure to print its reply

@@ -361,8 +361,31 @@ fn completions_and_the_man_page_come_from_the_clap_definitions() {
     assert_eq!(out.code, Some(2));
     assert_eq!(
         out.stderr,
-        "hashedit: man: no command 'nope'; try read, grep, glob, ls, write, edit, mcp, completions or man\n"
+        "hashedit: man: no page for 'nope'; the pages are hashedit (no argument) and read, grep, glob, ls, \
+         write, edit, completions, man, mcp\n"
     );
+    // Break-it pass: hashedit(1) listed hashedit-help(1), and `man help`
+    // printed a page naming hashedit-help-read(1) and more that exist
+    // nowhere. Every page listed is one `man` prints, and no other.
+    let out = run(dir.path(), &["man"], "");
+    let listed: Vec<String> = out
+        .stdout
+        .lines()
+        .filter_map(|line| line.strip_prefix("hashedit\\-")?.strip_suffix("(1)"))
+        .map(|name| name.replace("\\-", "-"))
+        .collect();
+    assert_eq!(
+        listed,
+        ["read", "grep", "glob", "ls", "write", "edit", "completions", "man", "mcp"]
+    );
+    for name in &listed {
+        let page = run(dir.path(), &["man", name], "");
+        assert_eq!(page.code, Some(0), "{name}: {}", page.stderr);
+        assert!(page.stdout.contains(&format!(".TH hashedit-{name} 1")), "{name}");
+    }
+    let out = run(dir.path(), &["man", "help"], "");
+    assert_eq!((out.code, out.stdout.as_str()), (Some(2), ""));
+    assert!(out.stderr.starts_with("hashedit: man: no page for 'help';"), "{}", out.stderr);
 }
 
 #[test]
