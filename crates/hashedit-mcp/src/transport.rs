@@ -291,6 +291,13 @@ where
             ClientJsonRpcMessage::Request(request) => {
                 if opens_session(&request.request, &self.supported) {
                     self.opened = true;
+                } else if skips_initialize(&request.request) {
+                    self.reply(error_reply(
+                        Some(request.id.clone()),
+                        ErrorCode::INVALID_REQUEST,
+                        NOT_INITIALIZED,
+                    ));
+                    return None;
                 }
                 Some(message)
             }
@@ -315,6 +322,27 @@ fn opens_session(request: &ClientRequest, supported: &[ProtocolVersion]) -> bool
                     .protocol_version()
                     .is_some_and(|version| supported.contains(&version))
         }
+    }
+}
+
+/// The answer to a request sent before any session exists, with no
+/// per-request metadata either (rmcp's own answer lists the `_meta` fields
+/// it misses, which reads as if the request were merely malformed).
+const NOT_INITIALIZED: &str = "the session is not initialized: send an initialize request first and \
+     wait for its answer, then this request (or, under protocol 2026-07-28 without initialize, give every \
+     request _meta with io.modelcontextprotocol/protocolVersion and \
+     io.modelcontextprotocol/clientCapabilities)";
+
+/// True when `request`, arriving before a session exists, tries neither
+/// lifecycle: it is not `initialize`, discovery or ping, and its `_meta`
+/// declares no protocol version. (A request that declares one chose the
+/// 2026-07-28 inline lifecycle, and rmcp names what it lacks.)
+fn skips_initialize(request: &ClientRequest) -> bool {
+    match request {
+        ClientRequest::InitializeRequest(_)
+        | ClientRequest::DiscoverRequest(_)
+        | ClientRequest::PingRequest(_) => false,
+        other => other.get_meta().protocol_version().is_none(),
     }
 }
 

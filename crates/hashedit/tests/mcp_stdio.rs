@@ -701,3 +701,28 @@ fn every_tool_refuses_a_mistyped_argument_and_accepts_wait_for_previous() {
     );
     assert!(server.close().success());
 }
+
+#[test]
+fn a_request_before_initialize_is_told_to_initialize_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = root_arg(dir.path());
+    let mut server = Server::start(&["mcp", "--root", &root]);
+    // Break-it pass: tools/list first got "request _meta is missing or has
+    // malformed required fields: …", which does not say what to do.
+    let expected = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32600, "message":
+        "the session is not initialized: send an initialize request first and wait for its answer, then \
+         this request (or, under protocol 2026-07-28 without initialize, give every request _meta with \
+         io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities)"}});
+    assert_eq!(server.request(1, "tools/list", json!({})), expected);
+    // Without params, and for a tool call, the same answer.
+    server.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}));
+    let reply = server.recv();
+    assert_eq!(reply["error"], expected["error"], "{reply}");
+    let reply = server.request(3, "tools/call", json!({"name": "read_file", "arguments": {"path": "x"}}));
+    assert_eq!(reply["error"], expected["error"], "{reply}");
+    // The session then opens as usual.
+    server.initialize();
+    let listed = server.request(4, "tools/list", json!({}));
+    assert_eq!(listed["result"]["tools"].as_array().unwrap().len(), 6, "{listed}");
+    assert!(server.close().success());
+}
