@@ -379,7 +379,7 @@ impl Workspace {
             let relative = target.strip_prefix(&self.root).unwrap_or(&target);
             display_path(&slash_join(relative)).into_owned()
         };
-        let note = unicode::twins_note(&walk.twins);
+        let note = unicode::twins_note(&walk.twins, mode);
         Ok(ResolvedPath {
             display,
             target,

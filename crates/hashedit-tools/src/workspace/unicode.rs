@@ -44,8 +44,9 @@ pub(super) fn twins(dir: &Path, name: &OsStr) -> Vec<OsString> {
 }
 
 /// The reply's note for the names resolved by [`twin`], as (written, on
-/// disk) pairs; `None` when there are none.
-pub(super) fn twins_note(twins: &[(String, String)]) -> Option<String> {
+/// disk) pairs; `None` when there are none. Only a path that may be
+/// created (`write`) says that no look-alike was: a read creates nothing.
+pub(super) fn twins_note(twins: &[(String, String)], mode: super::Resolve) -> Option<String> {
     if twins.is_empty() {
         return None;
     }
@@ -59,9 +60,13 @@ pub(super) fn twins_note(twins: &[(String, String)]) -> Option<String> {
             )
         })
         .collect();
+    let created = match mode {
+        super::Resolve::MayCreate => " (no second, look-alike name was created)",
+        super::Resolve::Existing => "",
+    };
     Some(format!(
-        "note: {}; the same name under Unicode normalisation, so that existing entry was used (no \
-         second, look-alike name was created)",
+        "note: {}; the same name under Unicode normalisation, so that existing entry was \
+         used{created}",
         pairs.join(", ")
     ))
 }

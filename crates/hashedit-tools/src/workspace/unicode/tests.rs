@@ -32,10 +32,18 @@ fn two_twins_are_ambiguous() {
 #[test]
 fn the_note_names_both_spellings() {
     assert_eq!(
-        twins_note(&[(NFC.into(), NFD.into())]).as_deref(),
+        twins_note(&[(NFC.into(), NFD.into())], super::super::Resolve::MayCreate).as_deref(),
         Some(
             "note: 'caf\u{e9}.md' (NFC) is stored as 'cafe\u{301}.md' (NFD); the same name under Unicode \
              normalisation, so that existing entry was used (no second, look-alike name was created)"
+        )
+    );
+    // A read creates nothing, so it does not say so.
+    assert_eq!(
+        twins_note(&[(NFC.into(), NFD.into())], super::super::Resolve::Existing).as_deref(),
+        Some(
+            "note: 'caf\u{e9}.md' (NFC) is stored as 'cafe\u{301}.md' (NFD); the same name under Unicode \
+             normalisation, so that existing entry was used"
         )
     );
 }
