@@ -924,15 +924,42 @@ fn read_bounded_text(
         Ok(text) => Ok(Ok(text)),
         // A tool error, not a usage error: `--json` callers get the usual
         // error object, and the exit code says "refused" (1), not "misused".
-        Err(error) => Ok(Err(ToolError::new(
-            ErrorKind::NotUtf8,
-            format!(
-                "the input of {command} on {source} is not UTF-8 text (first bad byte at offset {}); \
-                 nothing was written. Send it as UTF-8",
-                error.utf8_error().valid_up_to()
-            ),
-        ))),
+        Err(error) => {
+            let at = error.utf8_error().valid_up_to();
+            let hint = match command {
+                ToolName::Edit => raw_byte_in_header_hint(error.as_bytes(), at),
+                _ => String::new(),
+            };
+            Ok(Err(ToolError::new(
+                ErrorKind::NotUtf8,
+                format!(
+                    "the input of {command} on {source} is not UTF-8 text (first bad byte at offset \
+                     {at}); nothing was written. Send it as UTF-8{hint}"
+                ),
+            )))
+        }
     }
+}
+
+/// For an edit document whose first bad byte is on a `[…]` header line:
+/// how a file name that is not UTF-8 is spelled there (FORMAT.md §8.5),
+/// since the likely cause is a `\xNN` a shell's `printf` turned into the
+/// raw byte.
+fn raw_byte_in_header_hint(bytes: &[u8], at: usize) -> String {
+    let line_start = bytes[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    if bytes.get(line_start) != Some(&b'[') {
+        return String::new();
+    }
+    let line = bytes[..line_start].iter().filter(|&&b| b == b'\n').count() + 1;
+    format!(
+        ". The byte is in the header on document line {line}: a file name that is not UTF-8 is written \
+         as read and ls print it, quoted with each stray byte as \\xNN (\"caf\\xe9.txt\"); a shell's \
+         printf turns \\xNN in its format into the raw byte, so pass the header as an argument \
+         (printf '%s\\n' \"$header\")"
+    )
 }
 
 fn print_success(outcome: &Outcome, json_output: bool, printed: Printed) -> std::io::Result<()> {

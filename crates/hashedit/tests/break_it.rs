@@ -423,3 +423,40 @@ fn json_usage_errors_are_json_error_objects_with_exit_two() {
         (Some(0), format!("hashedit {}\n", env!("CARGO_PKG_VERSION")))
     );
 }
+
+#[test]
+fn a_raw_byte_in_a_document_header_gets_the_escaped_spelling_to_use() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let name = <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(b"l\xe9.txt");
+    fs::write(dir.path().join(name), "z\n").unwrap();
+    let t = tag(b"z\n");
+    // Re-trial of issue 14 item 8: `printf "[\"l\xe9.txt\"#TAG]…"` sends
+    // the raw byte, and the refusal said only "Send it as UTF-8".
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hashedit"))
+        .arg("--root")
+        .arg(dir.path())
+        .arg("edit")
+        .env("HASHEDIT_REGISTRY", "off")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let document = [b"[\"l\xe9.txt\"#".as_slice(), t.as_bytes(), b"]\nPUT 1:\n+Z\n"].concat();
+    child.stdin.take().unwrap().write_all(&document).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "the input of edit on stdin is not UTF-8 text (first bad byte at offset 3); nothing was written. \
+         Send it as UTF-8. The byte is in the header on document line 1: a file name that is not UTF-8 is \
+         written as read and ls print it, quoted with each stray byte as \\xNN (\"caf\\xe9.txt\"); a \
+         shell's printf turns \\xNN in its format into the raw byte, so pass the header as an argument \
+         (printf '%s\\n' \"$header\")\n"
+    );
+    // The spelling it names works.
+    let out = run(dir.path(), &["edit"], &format!("[\"l\\xe9.txt\"#{t}]\nPUT 1:\n+Z\n"));
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(fs::read(dir.path().join(name)).unwrap(), b"Z\n");
+}
