@@ -49,7 +49,10 @@ pub fn truncate_to_budget(mut text: String, budget: usize) -> String {
 /// Whether `line` is a snapshot header `[path#TAG]` (FORMAT.md §4.1): a
 /// `[`, a path, `#`, four hex digits and `]`.
 pub(crate) fn is_snapshot_header(line: &str) -> bool {
-    let Some(inner) = line.strip_prefix('[').and_then(|rest| rest.strip_suffix(']')) else {
+    let Some(inner) = line
+        .strip_prefix('[')
+        .and_then(|rest| rest.strip_suffix(']'))
+    else {
         return false;
     };
     match inner.rsplit_once('#') {

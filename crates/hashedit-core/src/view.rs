@@ -182,7 +182,11 @@ fn no_row_fits(
         "[line {line} is {} {} long, more than fits in the output budget of {max_output_bytes} bytes; \
          no rows shown. {after}, replace it whole with PUT {line}:]",
         stop.line_bytes,
-        plural(usize::try_from(stop.line_bytes).unwrap_or(usize::MAX), "byte", "bytes"),
+        plural(
+            usize::try_from(stop.line_bytes).unwrap_or(usize::MAX),
+            "byte",
+            "bytes"
+        ),
     )
 }
 
@@ -559,7 +563,10 @@ mod tests {
             window_request(Some(1), None, 10).unwrap(),
         )
         .unwrap();
-        assert_eq!(read_view("e.txt", &empty, usize::MAX).unwrap(), "[e.txt#9DC5]");
+        assert_eq!(
+            read_view("e.txt", &empty, usize::MAX).unwrap(),
+            "[e.txt#9DC5]"
+        );
     }
 
     #[test]

@@ -47,7 +47,11 @@ fn a_tiny_output_budget_never_cuts_the_snapshot_header() {
     let t = tag(big.as_bytes());
     // Break-it pass: `--max-output-bytes 10` printed `[big.txt#3`.
     for budget in ["5", "10"] {
-        let out = run(dir.path(), &["--max-output-bytes", budget, "read", "big.txt"], "");
+        let out = run(
+            dir.path(),
+            &["--max-output-bytes", budget, "read", "big.txt"],
+            "",
+        );
         assert_eq!(
             (out.code, out.stdout.as_str(), out.stderr.as_str()),
             (
@@ -62,10 +66,22 @@ fn a_tiny_output_budget_never_cuts_the_snapshot_header() {
             )
         );
     }
-    let out = run(dir.path(), &["--max-output-bytes", "179", "read", "big.txt"], "");
-    assert!(out.stdout.starts_with(&format!("[big.txt#{t}]\n1:1\n\n")), "{}", out.stdout);
+    let out = run(
+        dir.path(),
+        &["--max-output-bytes", "179", "read", "big.txt"],
+        "",
+    );
+    assert!(
+        out.stdout.starts_with(&format!("[big.txt#{t}]\n1:1\n\n")),
+        "{}",
+        out.stdout
+    );
     // A write's reply: prose may be cut, its header never.
-    let out = run(dir.path(), &["--max-output-bytes", "20", "write", "w.txt"], "a\nb\n");
+    let out = run(
+        dir.path(),
+        &["--max-output-bytes", "20", "write", "w.txt"],
+        "a\nb\n",
+    );
     assert_eq!(
         out.stdout,
         format!("created w.txt\n\n[w.txt#{}]\n[truncated]\n", tag(b"a\nb\n"))
@@ -103,17 +119,30 @@ fn a_raw_non_utf8_path_argument_names_the_file_ls_shows_escaped() {
         (read.code, read.stdout.as_str()),
         (Some(0), format!("[\"caf\\xe9.txt\"#{t}]\n1:x\n").as_str())
     );
-    let quoted = run_os(dir.path(), &[OsStr::new("read"), OsStr::new("\"caf\\xe9.txt\"")]);
+    let quoted = run_os(
+        dir.path(),
+        &[OsStr::new("read"), OsStr::new("\"caf\\xe9.txt\"")],
+    );
     assert_eq!(quoted.stdout, read.stdout);
     let grep = run_os(dir.path(), &[OsStr::new("grep"), OsStr::new("x"), raw]);
     assert_eq!(
         (grep.code, grep.stdout.as_str()),
-        (Some(0), format!("[\"caf\\xe9.txt\"#{t}]\n1 | x\n\n1 match in 1 file\n").as_str())
+        (
+            Some(0),
+            format!("[\"caf\\xe9.txt\"#{t}]\n1 | x\n\n1 match in 1 file\n").as_str()
+        )
     );
     // A pattern is text: the usage error says which arguments take bytes.
-    let pattern = run_os(dir.path(), &[OsStr::new("grep"), OsStr::from_bytes(b"\xe9")]);
+    let pattern = run_os(
+        dir.path(),
+        &[OsStr::new("grep"), OsStr::from_bytes(b"\xe9")],
+    );
     assert_eq!(
-        (pattern.code, pattern.stdout.as_str(), pattern.stderr.as_str()),
+        (
+            pattern.code,
+            pattern.stdout.as_str(),
+            pattern.stderr.as_str()
+        ),
         (
             Some(2),
             "",
@@ -126,7 +155,12 @@ fn a_raw_non_utf8_path_argument_names_the_file_ls_shows_escaped() {
 
 #[test]
 fn dry_run_diffs_of_mv_and_rem_name_the_destination_and_dev_null() {
-    let dir = workspace(&[("r.txt", "a\nb\n"), ("g.txt", "x\n"), ("e.txt", ""), ("k.txt", "k\n")]);
+    let dir = workspace(&[
+        ("r.txt", "a\nb\n"),
+        ("g.txt", "x\n"),
+        ("e.txt", ""),
+        ("k.txt", "k\n"),
+    ]);
     // Break-it pass: `+++ b/r.txt` for a move to moved/r2.txt, `+++ b/g.txt`
     // for a deleted file.
     let doc = format!(
@@ -148,7 +182,10 @@ fn dry_run_diffs_of_mv_and_rem_name_the_destination_and_dev_null() {
             ""
         )
     );
-    assert_eq!(fs::read_to_string(dir.path().join("r.txt")).unwrap(), "a\nb\n");
+    assert_eq!(
+        fs::read_to_string(dir.path().join("r.txt")).unwrap(),
+        "a\nb\n"
+    );
     assert!(dir.path().join("g.txt").exists());
 }
 
@@ -200,9 +237,16 @@ fn rem_and_mv_through_a_symlink_give_the_real_header_and_name_their_own_op() {
     }
     assert!(dir.path().join("link.txt").exists() && !dir.path().join("moved.txt").exists());
     // The header it offers works as given.
-    let out = run(dir.path(), &["edit"], &format!("[real.txt#{t}]\nMV moved.txt\n"));
+    let out = run(
+        dir.path(),
+        &["edit"],
+        &format!("[real.txt#{t}]\nMV moved.txt\n"),
+    );
     assert_eq!(out.code, Some(0), "{}", out.stderr);
-    assert_eq!(fs::read_to_string(dir.path().join("moved.txt")).unwrap(), "r\n");
+    assert_eq!(
+        fs::read_to_string(dir.path().join("moved.txt")).unwrap(),
+        "r\n"
+    );
 }
 
 #[test]
@@ -216,7 +260,10 @@ fn a_registry_under_a_regular_file_names_the_file_in_the_way() {
     let cases = [
         (
             blocker.join("snap"),
-            format!("its directory {} is a file, not a directory", blocker.display()),
+            format!(
+                "its directory {} is a file, not a directory",
+                blocker.display()
+            ),
         ),
         (
             blocker.join("sub/snap"),
@@ -230,7 +277,10 @@ fn a_registry_under_a_regular_file_names_the_file_in_the_way() {
     for (registry, cause) in cases {
         let out = run_hashedit(dir.path(), &["read", "f.txt"], None, &registry);
         assert_eq!(out.status.code(), Some(0));
-        assert_eq!(String::from_utf8_lossy(&out.stdout), format!("[f.txt#{t}]\n1:a\n"));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            format!("[f.txt#{t}]\n1:a\n")
+        );
         assert_eq!(
             String::from_utf8_lossy(&out.stderr),
             format!(
@@ -268,11 +318,21 @@ fn a_line_too_long_to_show_gives_the_offset_to_read_past_it() {
     let next = run(dir.path(), &["read", "long.txt", "--offset", "3"], "");
     assert_eq!(
         next.stdout,
-        format!("[long.txt#{t}]\n3:after\n\n[lines 3-3 of 3 shown; pass --offset/--limit to read the rest]\n")
+        format!(
+            "[long.txt#{t}]\n3:after\n\n[lines 3-3 of 3 shown; pass --offset/--limit to read the rest]\n"
+        )
     );
     // Under --json the tools' own spelling is kept.
-    let json = run(dir.path(), &["--json", "read", "long.txt", "--offset", "2"], "");
-    assert!(json.stdout.contains("call read_file with offset: 3;"), "{}", json.stdout);
+    let json = run(
+        dir.path(),
+        &["--json", "read", "long.txt", "--offset", "2"],
+        "",
+    );
+    assert!(
+        json.stdout.contains("call read_file with offset: 3;"),
+        "{}",
+        json.stdout
+    );
 }
 
 #[test]
@@ -298,7 +358,11 @@ fn edit_input_with_a_document_on_stdin_too_is_a_usage_error() {
         .output()
         .unwrap();
     assert_eq!(
-        (out.status.code(), String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)),
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
         (Some(2), "".into(), refusal.as_str().into())
     );
     let (reader, mut writer) = std::io::pipe().unwrap();
@@ -313,14 +377,24 @@ fn edit_input_with_a_document_on_stdin_too_is_a_usage_error() {
         .output()
         .unwrap();
     assert_eq!(
-        (out.status.code(), String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)),
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
         (Some(2), "".into(), refusal.into())
     );
-    assert_eq!(fs::read_to_string(dir.path().join("n.txt")).unwrap(), "a\nb\n");
+    assert_eq!(
+        fs::read_to_string(dir.path().join("n.txt")).unwrap(),
+        "a\nb\n"
+    );
     // An empty stdin is no second document.
     let out = run(dir.path(), &["edit", "--input", input], "");
     assert_eq!(out.code, Some(0), "{}", out.stderr);
-    assert_eq!(fs::read_to_string(dir.path().join("n.txt")).unwrap(), "A\nb\n");
+    assert_eq!(
+        fs::read_to_string(dir.path().join("n.txt")).unwrap(),
+        "A\nb\n"
+    );
 }
 
 #[test]
@@ -336,16 +410,36 @@ fn write_with_a_lowercase_tag_warns_as_edit_does() {
         (out.code, out.stdout, out.stderr.as_str()),
         (
             Some(0),
-            format!("replaced n.txt\n\n[n.txt#{}]\n1:x\n\n{warning}\n", tag(b"x\n")),
+            format!(
+                "replaced n.txt\n\n[n.txt#{}]\n1:x\n\n{warning}\n",
+                tag(b"x\n")
+            ),
             ""
         )
     );
     // edit says the same of the same tag.
-    let out = run(dir.path(), &["edit"], &format!("[m.txt#{lower}]\nPUT 1:\n+A\n"));
-    assert!(out.stdout.ends_with(&format!("\n\nwarning: document line 1: read the tag as {t}; tags are printed in capitals\n")), "{}", out.stdout);
+    let out = run(
+        dir.path(),
+        &["edit"],
+        &format!("[m.txt#{lower}]\nPUT 1:\n+A\n"),
+    );
+    assert!(
+        out.stdout.ends_with(&format!(
+            "\n\nwarning: document line 1: read the tag as {t}; tags are printed in capitals\n"
+        )),
+        "{}",
+        out.stdout
+    );
     // An uppercase tag: no warning.
-    let out = run(dir.path(), &["write", "n.txt", "--tag", &tag(b"x\n")], "y\n");
-    assert_eq!(out.stdout, format!("replaced n.txt\n\n[n.txt#{}]\n1:y\n", tag(b"y\n")));
+    let out = run(
+        dir.path(),
+        &["write", "n.txt", "--tag", &tag(b"x\n")],
+        "y\n",
+    );
+    assert_eq!(
+        out.stdout,
+        format!("replaced n.txt\n\n[n.txt#{}]\n1:y\n", tag(b"y\n"))
+    );
 }
 
 #[test]
@@ -364,22 +458,45 @@ fn write_of_numbered_rows_without_a_header_is_refused_unless_forced() {
     let out = run(dir.path(), &["write", "a.txt"], rows);
     assert_eq!(
         (out.code, out.stdout.as_str(), out.stderr),
-        (Some(1), "", refusal("is numbered rows (N:text, counting up)"))
+        (
+            Some(1),
+            "",
+            refusal("is numbered rows (N:text, counting up)")
+        )
     );
     let with_header = format!("[a.txt#{}]\n{rows}", tag(b"old\n"));
     let out = run(dir.path(), &["write", "a.txt"], &with_header);
     assert_eq!(
         (out.code, out.stdout.as_str(), out.stderr),
-        (Some(1), "", refusal("starts with a [path#TAG] header and numbered rows"))
+        (
+            Some(1),
+            "",
+            refusal("starts with a [path#TAG] header and numbered rows")
+        )
     );
-    assert_eq!(fs::read_to_string(dir.path().join("a.txt")).unwrap(), "old\n");
+    assert_eq!(
+        fs::read_to_string(dir.path().join("a.txt")).unwrap(),
+        "old\n"
+    );
     let json = run(dir.path(), &["--json", "write", "a.txt"], rows);
-    assert!(json.stdout.starts_with("{\"error\":{\"kind\":\"looks_like_read_output\""), "{}", json.stdout);
+    assert!(
+        json.stdout
+            .starts_with("{\"error\":{\"kind\":\"looks_like_read_output\""),
+        "{}",
+        json.stdout
+    );
     // The spelling that forces it through.
     let out = run(dir.path(), &["write", "a.txt", "--force"], rows);
     assert_eq!(
         (out.code, out.stdout, out.stderr.as_str()),
-        (Some(0), format!("replaced a.txt\n\n[a.txt#{}]\n1:1:foo\n2:2:bar\n", tag(rows.as_bytes())), "")
+        (
+            Some(0),
+            format!(
+                "replaced a.txt\n\n[a.txt#{}]\n1:1:foo\n2:2:bar\n",
+                tag(rows.as_bytes())
+            ),
+            ""
+        )
     );
     assert_eq!(fs::read_to_string(dir.path().join("a.txt")).unwrap(), rows);
 }
@@ -416,7 +533,12 @@ fn json_usage_errors_are_json_error_objects_with_exit_two() {
     // Without --json, plain text on stderr as before; --version is no error.
     let out = run(dir.path(), &["grep", "--bogus", "x"], "");
     assert_eq!((out.code, out.stdout.as_str()), (Some(2), ""));
-    assert!(out.stderr.starts_with("error: unexpected argument '--bogus' found"), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .starts_with("error: unexpected argument '--bogus' found"),
+        "{}",
+        out.stderr
+    );
     let out = run(dir.path(), &["--json", "--version"], "");
     assert_eq!(
         (out.code, out.stdout),
@@ -443,7 +565,12 @@ fn a_raw_byte_in_a_document_header_gets_the_escaped_spelling_to_use() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let document = [b"[\"l\xe9.txt\"#".as_slice(), t.as_bytes(), b"]\nPUT 1:\n+Z\n"].concat();
+    let document = [
+        b"[\"l\xe9.txt\"#".as_slice(),
+        t.as_bytes(),
+        b"]\nPUT 1:\n+Z\n",
+    ]
+    .concat();
     child.stdin.take().unwrap().write_all(&document).unwrap();
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(1));
@@ -456,7 +583,11 @@ fn a_raw_byte_in_a_document_header_gets_the_escaped_spelling_to_use() {
          (printf '%s\\n' \"$header\")\n"
     );
     // The spelling it names works.
-    let out = run(dir.path(), &["edit"], &format!("[\"l\\xe9.txt\"#{t}]\nPUT 1:\n+Z\n"));
+    let out = run(
+        dir.path(),
+        &["edit"],
+        &format!("[\"l\\xe9.txt\"#{t}]\nPUT 1:\n+Z\n"),
+    );
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert_eq!(fs::read(dir.path().join(name)).unwrap(), b"Z\n");
 }

@@ -376,16 +376,33 @@ fn completions_and_the_man_page_come_from_the_clap_definitions() {
         .collect();
     assert_eq!(
         listed,
-        ["read", "grep", "glob", "ls", "write", "edit", "completions", "man", "mcp"]
+        [
+            "read",
+            "grep",
+            "glob",
+            "ls",
+            "write",
+            "edit",
+            "completions",
+            "man",
+            "mcp"
+        ]
     );
     for name in &listed {
         let page = run(dir.path(), &["man", name], "");
         assert_eq!(page.code, Some(0), "{name}: {}", page.stderr);
-        assert!(page.stdout.contains(&format!(".TH hashedit-{name} 1")), "{name}");
+        assert!(
+            page.stdout.contains(&format!(".TH hashedit-{name} 1")),
+            "{name}"
+        );
     }
     let out = run(dir.path(), &["man", "help"], "");
     assert_eq!((out.code, out.stdout.as_str()), (Some(2), ""));
-    assert!(out.stderr.starts_with("hashedit: man: no page for 'help';"), "{}", out.stderr);
+    assert!(
+        out.stderr.starts_with("hashedit: man: no page for 'help';"),
+        "{}",
+        out.stderr
+    );
 }
 
 #[test]

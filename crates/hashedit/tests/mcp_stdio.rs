@@ -718,11 +718,19 @@ fn a_request_before_initialize_is_told_to_initialize_first() {
     server.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}));
     let reply = server.recv();
     assert_eq!(reply["error"], expected["error"], "{reply}");
-    let reply = server.request(3, "tools/call", json!({"name": "read_file", "arguments": {"path": "x"}}));
+    let reply = server.request(
+        3,
+        "tools/call",
+        json!({"name": "read_file", "arguments": {"path": "x"}}),
+    );
     assert_eq!(reply["error"], expected["error"], "{reply}");
     // The session then opens as usual.
     server.initialize();
     let listed = server.request(4, "tools/list", json!({}));
-    assert_eq!(listed["result"]["tools"].as_array().unwrap().len(), 6, "{listed}");
+    assert_eq!(
+        listed["result"]["tools"].as_array().unwrap().len(),
+        6,
+        "{listed}"
+    );
     assert!(server.close().success());
 }

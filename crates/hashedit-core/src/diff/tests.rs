@@ -27,7 +27,12 @@ fn a_lone_cr_is_content_not_a_line_end() {
 #[test]
 fn moved_and_deleted_files_are_headed_as_git_heads_them() {
     assert_eq!(
-        unified_diff_between(DiffSide::Path("a.txt"), DiffSide::Path("b/new.txt"), b"x\n", b"y\n"),
+        unified_diff_between(
+            DiffSide::Path("a.txt"),
+            DiffSide::Path("b/new.txt"),
+            b"x\n",
+            b"y\n"
+        ),
         "--- a/a.txt\n+++ b/b/new.txt\n@@ -1 +1 @@\n-x\n+y\n"
     );
     assert_eq!(

@@ -22,7 +22,17 @@ fn man_lists_exactly_the_pages_it_generates() {
     let names = man_page_names();
     assert_eq!(
         names,
-        ["read", "grep", "glob", "ls", "write", "edit", "completions", "man", "mcp"]
+        [
+            "read",
+            "grep",
+            "glob",
+            "ls",
+            "write",
+            "edit",
+            "completions",
+            "man",
+            "mcp"
+        ]
     );
     let mut main = Vec::new();
     clap_mangen::Man::new(man_page(None).unwrap())

@@ -85,7 +85,12 @@ pub(crate) fn append(path: &Path, entries: &[Entry]) -> io::Result<()> {
         .truncate(false)
         .write(true)
         .open(&lock_path)
-        .map_err(|e| with_context(e, &format!("cannot open its lock file {}", lock_path.display())))?;
+        .map_err(|e| {
+            with_context(
+                e,
+                &format!("cannot open its lock file {}", lock_path.display()),
+            )
+        })?;
     lock.lock()
         .map_err(|e| with_context(e, &format!("cannot lock {}", lock_path.display())))?;
     let mut log = OpenOptions::new()
@@ -140,7 +145,10 @@ fn directory_error(dir: &Path, error: io::Error) -> io::Error {
                 file.display()
             ),
         ),
-        None => with_context(error, &format!("cannot create its directory {}", dir.display())),
+        None => with_context(
+            error,
+            &format!("cannot create its directory {}", dir.display()),
+        ),
     }
 }
 

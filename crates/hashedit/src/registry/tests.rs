@@ -110,9 +110,14 @@ fn an_unwritable_location_is_an_error_for_the_caller_to_report() {
     // (the system's own word is "File exists").
     let blocker = dir.path().join("file");
     std::fs::write(&blocker, "x").unwrap();
-    let error = Registry::at(blocker.join("reg")).save(&session, &[]).unwrap_err();
+    let error = Registry::at(blocker.join("reg"))
+        .save(&session, &[])
+        .unwrap_err();
     assert_eq!(
         error.to_string(),
-        format!("its directory {} is a file, not a directory", blocker.display())
+        format!(
+            "its directory {} is a file, not a directory",
+            blocker.display()
+        )
     );
 }

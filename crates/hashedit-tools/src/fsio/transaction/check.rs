@@ -85,7 +85,8 @@ fn symlinked(ws: &Workspace, file: &LockedFile, real: &str, op: LinkedOp) -> Too
     let header = hashedit_core::header(real, ws.tag_scheme().tag_of(&file.original));
     let display = &file.display;
     let as_written = ws.root().join(raw_to_os(&raw_path(display)));
-    let link_itself = std::fs::symlink_metadata(&as_written).is_ok_and(|m| m.file_type().is_symlink());
+    let link_itself =
+        std::fs::symlink_metadata(&as_written).is_ok_and(|m| m.file_type().is_symlink());
     let link = if link_itself {
         format!("; to {verb} only the symlink {display}, use another tool")
     } else {

@@ -32,7 +32,11 @@ fn two_twins_are_ambiguous() {
 #[test]
 fn the_note_names_both_spellings() {
     assert_eq!(
-        twins_note(&[(NFC.into(), NFD.into())], super::super::Resolve::MayCreate).as_deref(),
+        twins_note(
+            &[(NFC.into(), NFD.into())],
+            super::super::Resolve::MayCreate
+        )
+        .as_deref(),
         Some(
             "note: 'caf\u{e9}.md' (NFC) is stored as 'cafe\u{301}.md' (NFD); the same name under Unicode \
              normalisation, so that existing entry was used (no second, look-alike name was created)"
