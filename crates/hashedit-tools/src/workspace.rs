@@ -32,6 +32,7 @@ use hashedit_core::TagScheme;
 use crate::error::{ErrorKind, ToolError, ToolResult};
 
 mod bytes;
+mod links;
 mod protect;
 mod quote;
 mod unicode;
@@ -218,8 +219,17 @@ impl Workspace {
             .protection
             .check(Path::new(written.as_ref()))
             .or_else(|| self.protection.check(canonical));
-        match why {
-            Some(why) => Err(protect::protected_error(&resolved.display, &why)),
+        if let Some(why) = why {
+            return Err(protect::protected_error(&resolved.display, &why));
+        }
+        // A file with several hard links is rewritten in place: another
+        // name of it must not be protected.
+        match links::protected_other_name(&self.root, &resolved.target, &self.protection) {
+            Some((other, why)) => Err(protect::protected_link_error(
+                &resolved.display,
+                &other,
+                &why,
+            )),
             None => Ok(()),
         }
     }

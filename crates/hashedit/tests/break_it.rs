@@ -591,3 +591,42 @@ fn a_raw_byte_in_a_document_header_gets_the_escaped_spelling_to_use() {
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert_eq!(fs::read(dir.path().join(name)).unwrap(), b"Z\n");
 }
+
+#[test]
+fn write_and_edit_through_a_hard_link_of_git_config_are_refused() {
+    // Second break-it pass: `ln .git/config hl`, then `write hl` or an edit
+    // of hl rewrote .git/config in place (hard links are kept linked).
+    let config = "[core]\n\tbare = false\n";
+    let dir = workspace(&[(".git/config", config)]);
+    fs::hard_link(dir.path().join(".git/config"), dir.path().join("hl")).unwrap();
+    let refusal = "hl is a hard link of .git/config (one file under two names; a write through either \
+                   changes both), and .git/config is inside .git/, version-control internals, which \
+                   hashedit never writes (a hook or config written there can run code); nothing was \
+                   written. Reading it is allowed; to change hl alone, a person can break the link by \
+                   hand (cp hl tmp && mv tmp hl)\n";
+    let out = run(
+        dir.path(),
+        &["write", "hl"],
+        "[core]\n\tfsmonitor = echo PWNED\n",
+    );
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (Some(1), "", refusal)
+    );
+    let document = format!(
+        "[hl#{}]\nPUT >$:\n+\tfsmonitor = echo PWNED\n",
+        tag(config.as_bytes())
+    );
+    let out = run(dir.path(), &["edit"], &document);
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (Some(1), "", refusal)
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join(".git/config")).unwrap(),
+        config
+    );
+    // Reading through the link stays allowed.
+    let out = run(dir.path(), &["read", "hl"], "");
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+}

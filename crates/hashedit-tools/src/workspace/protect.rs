@@ -121,6 +121,11 @@ impl Protection {
         self.defaults
     }
 
+    /// Whether extra globs (`--protect`) are set.
+    pub fn has_globs(&self) -> bool {
+        !self.patterns.is_empty()
+    }
+
     /// Why `relative` (a workspace-relative path) is protected, or `None`.
     pub fn check(&self, relative: &Path) -> Option<Protected> {
         let mut prefix = std::path::PathBuf::new();
@@ -156,6 +161,28 @@ impl Protection {
             .cloned()
             .unwrap_or_default()
     }
+}
+
+/// The error for a write to `display`, a file with several hard links of
+/// which `other` (workspace-relative) is protected for `why`.
+pub(crate) fn protected_link_error(display: &str, other: &Path, why: &Protected) -> ToolError {
+    let other = other.display();
+    let place = match why {
+        Protected::VersionControl(name) => format!(
+            "inside {name}/, version-control internals, which hashedit never writes (a hook or config \
+             written there can run code)"
+        ),
+        Protected::Glob(glob) => format!("protected by --protect {glob}"),
+    };
+    ToolError::new(
+        ErrorKind::ProtectedPath,
+        format!(
+            "{display} is a hard link of {other} (one file under two names; a write through either \
+             changes both), and {other} is {place}; nothing was written. Reading it is allowed; to \
+             change {display} alone, a person can break the link by hand (cp {display} tmp && mv tmp \
+             {display})"
+        ),
+    )
 }
 
 /// The error for a write to `display`, protected for `why`.
