@@ -410,8 +410,11 @@ fn run_generator(command: &Command, json_output: bool) -> Option<u8> {
     let mut out = std::io::stdout().lock();
     let written = match command {
         Command::Completions { shell } => {
-            clap_complete::generate(*shell, &mut definitions, "hashedit", &mut out);
-            Ok(())
+            // Generated into memory first: clap_complete panics when its
+            // writer fails (`completions zsh | head -1` closes the pipe).
+            let mut script = Vec::new();
+            clap_complete::generate(*shell, &mut definitions, "hashedit", &mut script);
+            out.write_all(&script)
         }
         Command::Man { command } => match man_page(command.as_deref()) {
             Ok(page) => clap_mangen::Man::new(page).render(&mut out),

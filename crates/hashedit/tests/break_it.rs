@@ -630,3 +630,24 @@ fn write_and_edit_through_a_hard_link_of_git_config_are_refused() {
     let out = run(dir.path(), &["read", "hl"], "");
     assert_eq!(out.code, Some(0), "{}", out.stderr);
 }
+
+#[test]
+fn completions_into_a_closed_pipe_exit_quietly() {
+    // Second break-it pass: `hashedit completions zsh | head -1` panicked
+    // ("failed to write completion file") with exit 101.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hashedit"))
+        .args(["completions", "zsh"])
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).as_ref()
+        ),
+        (Some(0), "")
+    );
+}
