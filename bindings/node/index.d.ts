@@ -75,7 +75,9 @@ export declare class Workspace {
   /** One directory's entries. */
   listDir(path?: string): ToolResult
   /** Create or replace a whole file; with `tag`, refused if it changed. */
-  write(path: string, content: string, options?: { tag?: string }): ToolResult
+  /** `write`: create or replace a whole file. `tag` refuses a file that changed
+   * since; `force` writes content that looks like pasted numbered read rows. */
+  write(path: string, content: string, options?: { tag?: string; force?: boolean }): ToolResult
   /** Apply a hashline edit document, all or nothing. */
   edit(document: string, options?: EditOptions): ToolResult
   /** The approval preview of an edit document (may be partial), one entry

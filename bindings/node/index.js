@@ -66,7 +66,7 @@ class Workspace {
   }
 
   write(path, content, options = {}) {
-    return guarded(() => this._native.write(path, content, options.tag))
+    return guarded(() => this._native.write(path, content, options.tag, options.force))
   }
 
   edit(document, options) {

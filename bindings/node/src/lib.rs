@@ -209,19 +209,21 @@ impl NativeWorkspace {
         }))
     }
 
-    /// `write`; `tag` refuses a file that changed since.
+    /// `write`; `tag` refuses a file that changed since; `force` writes
+    /// content that looks like pasted read rows (FORMAT.md §8.1).
     #[napi]
     pub fn write(
         &self,
         path: String,
         content: String,
         tag: Option<String>,
+        force: Option<bool>,
     ) -> Result<ToolReply, Failure> {
         reply(self.inner.write(&WriteArgs {
             path,
             content,
             tag,
-            force: None,
+            force,
         }))
     }
 

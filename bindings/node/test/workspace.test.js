@@ -71,6 +71,12 @@ test('search, list, write and a dry run', () => {
   assert.equal(ws.listDir().text, 'notes.txt\nsrc/')
   const wrote = ws.write('new.txt', 'a\nb\n')
   assert.equal(wrote.text, `created new.txt\n\n[new.txt#${hashedit.tag('a\nb\n')}]\n1:a\n2:b`)
+  // Content shaped like pasted read rows is refused unless forced.
+  assert.throws(() => ws.write('rows.txt', '1:a\n2:b\n'),
+    { name: 'ToolError', kind: 'looks_like_read_output' })
+  assert.equal(fs.existsSync(path.join(root, 'rows.txt')), false)
+  assert.ok(ws.write('rows.txt', '1:a\n2:b\n', { force: true }).text.startsWith('created rows.txt\n'))
+  assert.equal(fs.readFileSync(path.join(root, 'rows.txt'), 'utf8'), '1:a\n2:b\n')
   const dry = ws.edit(`[src/app.py#${app}]\nPUT 2:\n+    return 2\n`, { dryRun: true })
   assert.equal(dry.text,
     '--- a/src/app.py\n+++ b/src/app.py\n@@ -1,2 +1,2 @@\n def main():\n-    return 1\n+    return 2\n')

@@ -187,19 +187,20 @@ impl PyWorkspace {
         self.run(py, move |ws| ws.list_dir(&args))
     }
 
-    #[pyo3(signature = (path, content, *, tag = None))]
+    #[pyo3(signature = (path, content, *, tag = None, force = false))]
     fn write(
         &self,
         py: Python<'_>,
         path: String,
         content: String,
         tag: Option<String>,
+        force: bool,
     ) -> PyResult<ToolOutput> {
         let args = WriteArgs {
             path,
             content,
             tag,
-            force: None,
+            force: Some(force),
         };
         self.run(py, move |ws| ws.write(&args))
     }

@@ -85,6 +85,14 @@ def test_search_list_write_and_dry_run(root: pathlib.Path) -> None:
     wrote = ws.write("new.txt", "a\nb\n")
     new_tag = hashedit.tag("a\nb\n")
     assert wrote.text == f"created new.txt\n\n[new.txt#{new_tag}]\n1:a\n2:b"
+    # Content shaped like pasted read rows is refused unless forced.
+    with pytest.raises(hashedit.ToolError) as pasted:
+        ws.write("rows.txt", "1:a\n2:b\n")
+    assert pasted.value.kind == "looks_like_read_output"
+    assert not (root / "rows.txt").exists()
+    forced = ws.write("rows.txt", "1:a\n2:b\n", force=True)
+    assert forced.text.startswith("created rows.txt\n")
+    assert (root / "rows.txt").read_text() == "1:a\n2:b\n"
     dry = ws.edit(f"[src/app.py#{app}]\nPUT 2:\n+    return 2\n", dry_run=True)
     assert dry.text == (
         "--- a/src/app.py\n+++ b/src/app.py\n@@ -1,2 +1,2 @@\n def main():\n-    return 1\n+    return 2\n"

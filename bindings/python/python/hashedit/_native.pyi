@@ -81,8 +81,12 @@ class Workspace:
         """Files whose path matches ``pattern``."""
     def list_dir(self, path: str = ".") -> Result:
         """One directory's entries."""
-    def write(self, path: str, content: str, *, tag: Optional[str] = None) -> Result:
-        """Create or replace a whole file; with ``tag``, refused if it changed."""
+    def write(
+        self, path: str, content: str, *, tag: Optional[str] = None, force: bool = False
+    ) -> Result:
+        """Create or replace a whole file; with ``tag``, refused if it changed.
+        Content that is numbered read rows (``1:…``, ``2:…``) is refused as
+        a pasted snapshot unless ``force`` (docs/FORMAT.md §8.1)."""
     def edit(self, document: str, *, dry_run: bool = False, force: bool = False) -> Result:
         """Apply a hashline edit document, all or nothing. ``dry_run`` writes
         nothing and answers with the unified diffs; ``force`` writes past the
