@@ -9,7 +9,7 @@
 //! document lines and diffs, which must stay byte-exact to be copied.
 
 /// Whole-word replacements, longest first where one contains another.
-const NAMES: [(&str, &str); 17] = [
+const NAMES: [(&str, &str); 18] = [
     ("include_hidden=true", "--hidden"),
     ("call read_file with offset:", "run read with --offset"),
     (
@@ -33,6 +33,7 @@ const NAMES: [(&str, &str); 17] = [
     ("under force", "under --force"),
     ("`force`", "`--force`"),
     ("set literal", "pass -F"),
+    ("write again with tag", "write again with --tag"),
 ];
 
 /// `text` with the MCP names of its prose lines spelled as CLI names.
@@ -87,7 +88,21 @@ fn rename(line: &str) -> String {
         out.push_str(rest);
         line = out;
     }
-    offset_flag(&line)
+    image_line(&offset_flag(&line))
+}
+
+/// `line` without the MCP clause of an image's description: the CLI never
+/// shows an image, so `image/png image (N bytes; not shown: … over the
+/// output budget …)` reads `image/png image (N bytes)` (FORMAT.md §4.5).
+fn image_line(line: &str) -> String {
+    const CLAUSE: &str = "; not shown: ";
+    match (line.starts_with("image/"), line.find(CLAUSE)) {
+        (true, Some(at)) => match line[at..].find(')') {
+            Some(close) => format!("{}{}", &line[..at], &line[at + close..]),
+            None => line.to_string(),
+        },
+        _ => line.to_string(),
+    }
 }
 
 /// `line` with the `offset N is beyond the last line` of a read window

@@ -88,3 +88,28 @@ fn read_window_errors_name_the_read_flags() {
         "setoffset 5 is beyond the last line"
     );
 }
+
+#[test]
+fn the_second_break_it_pass_finds_no_mcp_words_in_write_and_image_lines() {
+    // `write --tag 0000` of a changed file said "write again with tag 147A".
+    assert_eq!(
+        cli_words(
+            "p.py: snapshot tag 0000 is stale: the file's tag is now 147A (…); nothing was written. \
+             Check the live snapshot below, then write again with tag 147A if you still mean to replace it:\n"
+        ),
+        "p.py: snapshot tag 0000 is stale: the file's tag is now 147A (…); nothing was written. \
+         Check the live snapshot below, then write again with --tag 147A if you still mean to replace it:\n"
+    );
+    // The CLI never shows an image, so the budget clause is MCP's alone.
+    assert_eq!(
+        cli_words(
+            "image/png image (9004832 bytes; not shown: 12006444 bytes as base64, over the output budget of \
+             64000 bytes)"
+        ),
+        "image/png image (9004832 bytes)"
+    );
+    assert_eq!(
+        cli_words("image/gif image (28 bytes)"),
+        "image/gif image (28 bytes)"
+    );
+}
