@@ -52,6 +52,16 @@ pub enum Suspicion {
     /// Every body equals the lines it replaces: the ops change nothing,
     /// so they are not what the author meant to send.
     NoChange,
+    /// The ops leave the file as it is once the `N:` prefixes of an op's
+    /// rows are read as pasted read numbers and left out (FORMAT.md §7.6,
+    /// §7.8). Written as sent, under force, the rows keep their numbers
+    /// and do change the file: the lines may really begin with them.
+    UnnumberedNoChange {
+        /// The op whose rows were numbered.
+        op: OpRef,
+        /// The lines the numbers named.
+        lines: crate::document::LineRange,
+    },
 }
 
 /// A syntax error the edit would introduce.
@@ -76,6 +86,7 @@ impl Suspicion {
             Suspicion::Elision(e) => Some(e.op.line),
             Suspicion::BrokenSyntax(b) => b.op.as_ref().map(|op| op.line),
             Suspicion::NoChange => None,
+            Suspicion::UnnumberedNoChange { op, .. } => Some(op.line),
         }
     }
 
@@ -95,9 +106,11 @@ impl Suspicion {
                 b.line,
                 near_op(b)
             ),
-            Suspicion::NoChange => "the edit leaves the file exactly as it was (each body equals \
+            Suspicion::NoChange | Suspicion::UnnumberedNoChange { .. } => {
+                "the edit leaves the file exactly as it was (each body equals \
                                     the lines it replaces); nothing was written to it"
-                .to_string(),
+                    .to_string()
+            }
         }
     }
 }
@@ -124,6 +137,14 @@ impl fmt::Display for Suspicion {
                  check that op's line numbers, range and rows",
                 b.line,
                 near_op(b)
+            ),
+            Suspicion::UnnumberedNoChange { op, lines } => write!(
+                f,
+                "{op}: every row starts with its number as a read shows {} (N:text); read as pasted \
+                 numbers and left out, the rows equal the lines they replace, so the ops leave the \
+                 file exactly as it is. If those lines really begin with the numbers, the rows are \
+                 right as sent",
+                super::slip::lines_phrase(*lines)
             ),
             Suspicion::NoChange => f.write_str(
                 "the ops leave the file exactly as it is (each body equals the lines it replaces), so \

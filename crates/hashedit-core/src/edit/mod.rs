@@ -324,7 +324,7 @@ fn finish(
     }
     let unchanged = lowered.file_op.is_none() && applied.bytes == input.bytes;
     let suspicions = if unchanged {
-        vec![Suspicion::NoChange]
+        vec![no_change(&advice)]
     } else {
         let role = TabRole::of(input.result_display);
         let indentation = indent_mismatch(&lowered.hunks, file.text, role);
@@ -364,6 +364,20 @@ fn finish(
         file_op: lowered.file_op,
         unchanged,
     })
+}
+
+/// The finding for ops that leave the file as it is: plain, or, when an
+/// op's numbered rows were repaired (their `N:` prefixes left out), the
+/// finding that says so, since written as sent those rows would change it.
+fn no_change(advice: &[Advice]) -> Suspicion {
+    let numbered = advice.iter().find_map(|a| match a {
+        Advice::Repaired(Repair::Numbered { op, lines }) => Some((op.clone(), *lines)),
+        _ => None,
+    });
+    match numbered {
+        Some((op, lines)) => Suspicion::UnnumberedNoChange { op, lines },
+        None => Suspicion::NoChange,
+    }
 }
 
 /// The refusal of a section the guards stopped: what it would have

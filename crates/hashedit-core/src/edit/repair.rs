@@ -56,7 +56,9 @@ impl fmt::Display for Repair {
             Repair::Numbered { op, lines } => write!(
                 f,
                 "{op}: every row started with its number as a read shows {} (N:text); the numbers \
-                 were left out (a + row holds only the line's text)",
+                 were left out (a + row holds only the line's text; if the lines really begin with \
+                 those numbers, send the document again with force set, which writes rows exactly as \
+                 sent)",
                 lines_phrase(*lines)
             ),
         }

@@ -382,7 +382,9 @@ fn rows_pasted_with_their_read_numbers_are_repaired_when_they_number_the_replace
         said(&out),
         [
             "PUT 2.=3: (document line 2): every row started with its number as a read shows lines \
-          2-3 (N:text); the numbers were left out (a + row holds only the line's text)"
+          2-3 (N:text); the numbers were left out (a + row holds only the line's text; if the lines \
+          really begin with those numbers, send the document again with force set, which writes rows \
+          exactly as sent)"
         ]
     );
     // More rows than lines: the numbers are not the replaced lines'.
@@ -695,6 +697,32 @@ fn a_range_one_line_too_long_over_a_blank_line_is_refused_with_the_range_shorten
         out.bytes,
         b"fn f() {\n    let total = 1;\n    let count = 3;\n}\n"
     );
+}
+
+#[test]
+fn a_no_op_only_once_unnumbered_says_force_writes_the_numbers() {
+    // Second break-it pass: line 3 of a file is `c`; `PUT 3:` `+3:c` was
+    // refused as a no-op that force "still leaves as it is", though force
+    // writes `3:c` as sent.
+    let file = "a\nb\nc\n";
+    let tag = TagScheme::Rho.tag_of(file.as_bytes());
+    assert_eq!(
+        refused(file, "PUT 3:\n+3:c"),
+        format!(
+            "f.go: PUT 3: (document line 2): every row starts with its number as a read shows line 3 \
+             (N:text); read as pasted numbers and left out, the rows equal the lines they replace, so \
+             the ops leave the file exactly as it is. If those lines really begin with the numbers, \
+             the rows are right as sent. Nothing was written.\n\
+             It would have written (post-edit lines):\n2:b\n3:c\n\
+             If the document is right as it is, send it again with force set to write it exactly as \
+             sent.\n\
+             \n\
+             Live snapshot (copy this header and these line numbers to retry):\n\
+             [f.go#{tag}]\n1:a\n2:b\n3:c"
+        )
+    );
+    let out = forced_as("f.go", file, "PUT 3:\n+3:c");
+    assert_eq!(out.bytes, b"a\nb\n3:c\n");
 }
 
 #[test]

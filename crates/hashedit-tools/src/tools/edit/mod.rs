@@ -252,7 +252,7 @@ fn guard_kind(suspicions: &[Suspicion]) -> ErrorKind {
         }
         Some(Suspicion::Elision(_)) => ErrorKind::ElidedLines,
         Some(Suspicion::BrokenSyntax(_)) => ErrorKind::BrokenSyntax,
-        Some(Suspicion::NoChange) => ErrorKind::NoChange,
+        Some(Suspicion::NoChange | Suspicion::UnnumberedNoChange { .. }) => ErrorKind::NoChange,
         // A guard the core learns later: the message says what it found.
         _ => ErrorKind::InvalidArguments,
     }
