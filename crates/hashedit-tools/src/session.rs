@@ -274,7 +274,11 @@ impl Session {
         // One lock for the whole replay, and each path moves into the
         // store: a CLI edit replays a registry of up to thousands of
         // lines before its tag check.
+        let entries = entries.into_iter();
         let mut store = self.lock();
+        store
+            .files
+            .reserve(entries.size_hint().0.min(MAX_PATHS + 1));
         for (path, fingerprint, consumed) in entries {
             let consumed = if consumed {
                 Consumed::Mark
