@@ -3,9 +3,12 @@
 //! Diffs are never part of the model-facing reply (the preview is); they
 //! serve people reviewing a change. Built on the `similar` crate.
 
+use std::borrow::Cow;
 use std::time::Duration;
 
 use similar::TextDiff;
+
+use crate::text::has_lone_cr;
 
 /// Context lines around each diff hunk.
 pub const DIFF_CONTEXT_LINES: usize = 3;
@@ -65,17 +68,23 @@ pub fn unified_diff_between(
     if old == new {
         return String::new();
     }
+    // Most texts hold no lone CR: they are diffed as they are, with no
+    // copy and no stand-in to put back.
+    let lone_cr = has_lone_cr(old) || has_lone_cr(new);
     let old = String::from_utf8_lossy(old);
     let new = String::from_utf8_lossy(new);
-    let stand_in = !old.contains(LONE_CR) && !new.contains(LONE_CR);
+    let stand_in = lone_cr && !old.contains(LONE_CR) && !new.contains(LONE_CR);
     let (old, new) = if stand_in {
-        (hide_lone_cr(&old), hide_lone_cr(&new))
+        (
+            Cow::Owned(hide_lone_cr(&old)),
+            Cow::Owned(hide_lone_cr(&new)),
+        )
     } else {
-        (old.into_owned(), new.into_owned())
+        (old, new)
     };
     let diff = TextDiff::configure()
         .timeout(DIFF_TIMEOUT)
-        .diff_lines(old.as_str(), new.as_str());
+        .diff_lines(old.as_ref(), new.as_ref());
     let text = diff
         .unified_diff()
         .context_radius(DIFF_CONTEXT_LINES)

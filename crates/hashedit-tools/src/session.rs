@@ -58,6 +58,15 @@ struct Store {
     generation: u64,
 }
 
+/// Whether recording a snapshot also marks it as consumed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Consumed {
+    /// Leave its consumed mark as it is (a new snapshot has none).
+    Keep,
+    /// Mark it consumed (an imported entry whose edit had landed).
+    Mark,
+}
+
 /// Most named registers kept per session.
 pub const MAX_REGISTERS: usize = 64;
 /// Most bytes of register text kept per session.
@@ -120,52 +129,11 @@ impl Session {
     /// Records that the snapshot `fingerprint` of the file at `target`
     /// (canonical path) was served, with its bytes when available.
     pub fn record(&self, target: &Path, fingerprint: Fingerprint, bytes: Option<&[u8]>) {
-        let mut store = self.lock();
-        store.clock += 1;
-        let now = store.clock;
         let text: Option<Arc<[u8]>> = bytes
             .filter(|b| self.keeps_text() && b.len() <= MAX_TEXT_BYTES_PER_SNAPSHOT)
             .map(Arc::from);
-        let history = store.files.entry(target.to_path_buf()).or_default();
-        history.last_used = now;
-        let mut freed = 0;
-        let mut added = 0;
-        if let Some(at) = history
-            .versions
-            .iter()
-            .position(|v| v.fingerprint == fingerprint)
-        {
-            let mut existing = history.versions.remove(at).expect("position is valid");
-            if existing.text.is_none() && text.is_some() {
-                added = text.as_ref().map_or(0, |t| t.len());
-                existing.text = text;
-            }
-            history.versions.push_front(existing);
-        } else {
-            added = text.as_ref().map_or(0, |t| t.len());
-            // A newer snapshot served under the same tag supersedes the
-            // older one: the model's latest view of that tag is this one.
-            history.versions.retain(|v| {
-                let keep = v.fingerprint.tag != fingerprint.tag;
-                if !keep {
-                    freed += v.text.as_ref().map_or(0, |t| t.len());
-                }
-                keep
-            });
-            history.versions.push_front(Version {
-                fingerprint,
-                text,
-                consumed: false,
-            });
-            while history.versions.len() > MAX_VERSIONS_PER_PATH {
-                if let Some(old) = history.versions.pop_back() {
-                    freed += old.text.map_or(0, |t| t.len());
-                }
-            }
-        }
-        store.text_bytes = store.text_bytes + added - freed;
-        store.generation += 1;
-        store.evict();
+        self.lock()
+            .record(target.to_path_buf(), fingerprint, text, Consumed::Keep);
     }
 
     /// A counter that changes whenever something is recorded (to skip
@@ -303,18 +271,21 @@ impl Session {
         &self,
         entries: impl IntoIterator<Item = (PathBuf, Fingerprint, bool)>,
     ) {
+        // One lock for the whole replay, and each path moves into the
+        // store: a CLI edit replays a registry of up to thousands of
+        // lines before its tag check.
+        let entries = entries.into_iter();
+        let mut store = self.lock();
+        store
+            .files
+            .reserve(entries.size_hint().0.min(MAX_PATHS + 1));
         for (path, fingerprint, consumed) in entries {
-            self.record(&path, fingerprint, None);
-            if consumed {
-                let mut store = self.lock();
-                if let Some(version) = store
-                    .files
-                    .get_mut(&path)
-                    .and_then(|h| h.versions.iter_mut().find(|v| v.fingerprint == fingerprint))
-                {
-                    version.consumed = true;
-                }
-            }
+            let consumed = if consumed {
+                Consumed::Mark
+            } else {
+                Consumed::Keep
+            };
+            store.record(path, fingerprint, None, consumed);
         }
     }
 
@@ -347,6 +318,64 @@ impl Session {
 impl Store {
     /// Drops least recently used files past [`MAX_PATHS`], then old texts
     /// past [`MAX_TEXT_BYTES`] (fingerprints stay).
+    /// Records that `fingerprint` of `target` was served (see
+    /// [`Session::record`]); `consumed` marks it as consumed too.
+    fn record(
+        &mut self,
+        target: PathBuf,
+        fingerprint: Fingerprint,
+        text: Option<Arc<[u8]>>,
+        consumed: Consumed,
+    ) {
+        self.clock += 1;
+        let now = self.clock;
+        let history = self.files.entry(target).or_default();
+        history.last_used = now;
+        let mut freed = 0;
+        let mut added = 0;
+        if let Some(at) = history
+            .versions
+            .iter()
+            .position(|v| v.fingerprint == fingerprint)
+        {
+            let mut existing = history.versions.remove(at).expect("position is valid");
+            if existing.text.is_none() && text.is_some() {
+                added = text.as_ref().map_or(0, |t| t.len());
+                existing.text = text;
+            }
+            history.versions.push_front(existing);
+        } else {
+            added = text.as_ref().map_or(0, |t| t.len());
+            // A newer snapshot served under the same tag supersedes the
+            // older one: the model's latest view of that tag is this one.
+            history.versions.retain(|v| {
+                let keep = v.fingerprint.tag != fingerprint.tag;
+                if !keep {
+                    freed += v.text.as_ref().map_or(0, |t| t.len());
+                }
+                keep
+            });
+            history.versions.push_front(Version {
+                fingerprint,
+                text,
+                consumed: false,
+            });
+            while history.versions.len() > MAX_VERSIONS_PER_PATH {
+                if let Some(old) = history.versions.pop_back() {
+                    freed += old.text.map_or(0, |t| t.len());
+                }
+            }
+        }
+        if consumed == Consumed::Mark
+            && let Some(newest) = history.versions.front_mut()
+        {
+            newest.consumed = true;
+        }
+        self.text_bytes = self.text_bytes + added - freed;
+        self.generation += 1;
+        self.evict();
+    }
+
     fn evict(&mut self) {
         while self.files.len() > MAX_PATHS {
             let Some(oldest) = self

@@ -350,3 +350,34 @@ fn concurrent_edits_keep_each_others_register_captures() {
         );
     }
 }
+
+#[test]
+fn importing_fingerprints_replays_them_in_order_with_their_consumed_marks() {
+    use std::path::{Path, PathBuf};
+
+    use hashedit_core::TagScheme;
+    let print = |text: &str| TagScheme::Rho.fingerprint(text.as_bytes());
+    let (a, b) = (Path::new("/w/a.txt"), Path::new("/w/b.txt"));
+    // Six snapshots of a (four are kept, newest first), a consumed one of
+    // b, then a again: a is the most recently used file.
+    let mut entries: Vec<(PathBuf, _, bool)> = (0..6)
+        .map(|i| (a.to_path_buf(), print(&format!("a{i}\n")), i == 4))
+        .collect();
+    entries.insert(3, (b.to_path_buf(), print("b\n"), true));
+    entries.push((a.to_path_buf(), print("a2\n"), false));
+    let session = Session::new();
+    session.import_fingerprints(entries);
+    let exported = session.export_fingerprints();
+    let expected: Vec<(PathBuf, _, bool)> = vec![
+        (b.to_path_buf(), print("b\n"), true),
+        (a.to_path_buf(), print("a3\n"), false),
+        (a.to_path_buf(), print("a4\n"), true),
+        (a.to_path_buf(), print("a5\n"), false),
+        (a.to_path_buf(), print("a2\n"), false),
+    ];
+    assert_eq!(exported, expected);
+    assert_eq!(session.files_remembered(), 2);
+    // Imported snapshots keep no text.
+    assert_eq!(session.text_bytes(), 0);
+    assert_eq!(session.served_text(a, print("a2\n").tag), None);
+}

@@ -40,3 +40,26 @@ fn moved_and_deleted_files_are_headed_as_git_heads_them() {
         "--- a/g.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n"
     );
 }
+
+#[test]
+fn texts_without_a_lone_cr_are_diffed_as_they_are() {
+    // CRLF lines end at their LF and keep their CR.
+    assert_eq!(
+        unified_diff("w.txt", b"a\r\nb\r\n", b"a\r\nB\r\n"),
+        "--- a/w.txt\n+++ b/w.txt\n@@ -1,2 +1,2 @@\n a\r\n-b\r\n+B\r\n"
+    );
+    // The stand-in character is plain content when no CR needs hiding.
+    assert_eq!(
+        unified_diff(
+            "n.txt",
+            "x\u{FDD0}\ny\n".as_bytes(),
+            "x\u{FDD0}\nz\n".as_bytes()
+        ),
+        "--- a/n.txt\n+++ b/n.txt\n@@ -1,2 +1,2 @@\n x\u{FDD0}\n-y\n+z\n"
+    );
+    // Invalid UTF-8 is shown lossily on both sides.
+    assert_eq!(
+        unified_diff("b.txt", b"\xff\nq\n", b"\xff\nr\n"),
+        "--- a/b.txt\n+++ b/b.txt\n@@ -1,2 +1,2 @@\n \u{FFFD}\n-q\n+r\n"
+    );
+}

@@ -11,7 +11,7 @@
 use std::path::PathBuf;
 
 use hashedit_core::{ContentDigest, Fingerprint, SnapshotTag};
-use xxhash_rust::xxh32::xxh32;
+use xxhash_rust::xxh32::Xxh32;
 
 /// One remembered snapshot.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,9 +87,18 @@ impl Entry {
     }
 }
 
-/// The checksum of a line's other fields, joined by single spaces.
+/// The checksum of a line's other fields, joined by single spaces (hashed
+/// as they stand: a registry of thousands of lines is checked on every
+/// CLI edit).
 fn checksum(fields: [&str; 4]) -> u32 {
-    xxh32(fields.join(" ").as_bytes(), 0)
+    let mut hasher = Xxh32::new(0);
+    for (i, field) in fields.iter().enumerate() {
+        if i > 0 {
+            hasher.update(b" ");
+        }
+        hasher.update(field.as_bytes());
+    }
+    hasher.digest()
 }
 
 fn escape(path: &str) -> String {
@@ -106,6 +115,9 @@ fn escape(path: &str) -> String {
 }
 
 fn unescape(text: &str) -> Option<String> {
+    if !text.contains('\\') {
+        return Some(text.to_string());
+    }
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars();
     while let Some(c) = chars.next() {

@@ -114,7 +114,10 @@ fn remembered(session: &Session) -> Vec<Entry> {
 /// grouped by file, as [`remembered`] gives them.
 fn fresh(loaded: &[Entry], now: Vec<Entry>) -> Vec<Entry> {
     let mut before: HashMap<&[u8], &[Entry]> = HashMap::with_capacity(loaded.len());
-    for group in loaded.chunk_by(|a, b| a.path == b.path) {
+    // Groups hold one file's entries, so comparing paths byte for byte
+    // (cheaper than Path's component-wise equality) finds their ends.
+    let same_file = |a: &Entry, b: &Entry| key(&a.path) == key(&b.path);
+    for group in loaded.chunk_by(same_file) {
         before.insert(key(&group[0].path), group);
     }
     let unchanged = |group: &[Entry]| {
@@ -126,7 +129,7 @@ fn fresh(loaded: &[Entry], now: Vec<Entry>) -> Vec<Entry> {
                     .all(|(a, b)| (a.fingerprint, a.consumed) == (b.fingerprint, b.consumed))
         })
     };
-    now.chunk_by(|a, b| a.path == b.path)
+    now.chunk_by(same_file)
         .filter(|group| !unchanged(group))
         .flatten()
         .cloned()

@@ -2,6 +2,7 @@
 
 use super::*;
 use hashedit_core::TagScheme;
+use xxhash_rust::xxh32::xxh32;
 
 fn entry(path: &str, consumed: bool) -> Entry {
     Entry {
