@@ -651,3 +651,34 @@ fn completions_into_a_closed_pipe_exit_quietly() {
         (Some(0), "")
     );
 }
+
+#[test]
+fn a_file_created_through_a_dangling_symlink_is_named_in_a_note() {
+    // Second break-it pass: `ln -s sub/deep/new.txt dang.txt; write
+    // dang.txt` said only "created dang.txt".
+    let dir = workspace(&[("sub/deep/keep.txt", "k\n")]);
+    std::os::unix::fs::symlink("sub/deep/new.txt", dir.path().join("dang.txt")).unwrap();
+    let out = run(dir.path(), &["write", "dang.txt"], "x\n");
+    assert_eq!(
+        (out.code, out.stdout, out.stderr.as_str()),
+        (
+            Some(0),
+            format!(
+                "created dang.txt\n\n[dang.txt#{}]\n1:x\n\nnote: dang.txt is a symlink; the file created \
+                 is its target, sub/deep/new.txt\n",
+                tag(b"x\n")
+            ),
+            ""
+        )
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("sub/deep/new.txt")).unwrap(),
+        "x\n"
+    );
+    // A plain new file gets no note.
+    let out = run(dir.path(), &["write", "plain.txt"], "y\n");
+    assert_eq!(
+        out.stdout,
+        format!("created plain.txt\n\n[plain.txt#{}]\n1:y\n", tag(b"y\n"))
+    );
+}

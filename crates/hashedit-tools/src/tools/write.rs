@@ -14,7 +14,7 @@ use crate::context::ToolContext;
 use crate::error::{ErrorKind, ToolError, ToolResult};
 use crate::fsio;
 use crate::outcome::Outcome;
-use crate::workspace::{Resolve, ResolvedPath, Workspace};
+use crate::workspace::{Resolve, ResolvedPath, Workspace, display_path, raw_path};
 
 /// Largest file `write` replaces or creates (bytes): the edit cap.
 pub const WRITE_MAX_BYTES: u64 = super::EDIT_MAX_BYTES;
@@ -133,6 +133,12 @@ pub fn write(cx: &ToolContext, args: &WriteArgs) -> ToolResult<Outcome> {
         notice.as_deref(),
     );
     super::append_note(&mut outcome, resolved.note.as_deref());
+    if created {
+        super::append_note(
+            &mut outcome,
+            created_through_symlink(ws, &resolved).as_deref(),
+        );
+    }
     let warning = lowercase_tag_warning(args.tag.as_deref(), expected_tag);
     super::append_note(&mut outcome, warning.as_deref());
     Ok(outcome)
@@ -233,6 +239,23 @@ fn replace_existing(
     fsio::replace(&mut locked, bytes)?;
     notices.extend(locked.take_warnings().iter().map(ToString::to_string));
     Ok((!notices.is_empty()).then(|| notices.join("\n")))
+}
+
+/// The note for a file created through a dangling symlink: the reply names
+/// the path as written, and the file created is the link's target
+/// (FORMAT.md §6.4), which the note names.
+fn created_through_symlink(ws: &Workspace, resolved: &ResolvedPath) -> Option<String> {
+    let written = ws.root().join(raw_path(&resolved.display).as_ref());
+    let target = resolved.target.strip_prefix(ws.root()).ok()?;
+    let is_link = std::fs::symlink_metadata(&written).is_ok_and(|m| m.file_type().is_symlink());
+    if written == resolved.target || !is_link {
+        return None;
+    }
+    let target = display_path(&target.to_string_lossy()).into_owned();
+    Some(format!(
+        "note: {} is a symlink; the file created is its target, {target}",
+        resolved.display
+    ))
 }
 
 /// The reply to a write of `bytes` (tag `tag`) to `display`.
