@@ -88,7 +88,31 @@ fn rename(line: &str) -> String {
         out.push_str(rest);
         line = out;
     }
-    image_line(&offset_flag(&line))
+    register_scope(&image_line(&offset_flag(&line)))
+}
+
+/// `line` with a paste of an empty register told where the CUT must be:
+/// a CLI call is its own session, so a register cut by an earlier command
+/// is gone (FORMAT.md §5.5); the MCP server keeps registers for its session.
+fn register_scope(line: &str) -> String {
+    const CLAUSE: &str = "no named register exists yet: CUT … @";
+    const FIRST: &str = " first";
+    let Some(at) = line.find(CLAUSE) else {
+        return line.to_string();
+    };
+    let after = at + CLAUSE.len();
+    match line[after..].find(FIRST) {
+        Some(end) => {
+            let end = after + end + FIRST.len();
+            format!(
+                "{} in the same document (the CLI keeps named registers only within one document; an \
+                 earlier command's cuts are gone){}",
+                &line[..end],
+                &line[end..]
+            )
+        }
+        None => line.to_string(),
+    }
 }
 
 /// `line` without the MCP clause of an image's description: the CLI never

@@ -113,3 +113,18 @@ fn the_second_break_it_pass_finds_no_mcp_words_in_write_and_image_lines() {
         "image/gif image (28 bytes)"
     );
 }
+
+#[test]
+fn an_empty_register_in_the_cli_says_the_cut_must_be_in_the_same_document() {
+    // Second break-it pass: `CUT 1 @x` in one call, `PUT >$ @x` in the
+    // next: "CUT … @x first", which the user had done.
+    assert_eq!(
+        cli_words(
+            "a.txt: PUT >$ (document line 2): register @x holds nothing; no named register exists yet: \
+             CUT … @x first. Nothing was written."
+        ),
+        "a.txt: PUT >$ (document line 2): register @x holds nothing; no named register exists yet: \
+         CUT … @x first in the same document (the CLI keeps named registers only within one document; \
+         an earlier command's cuts are gone). Nothing was written."
+    );
+}
