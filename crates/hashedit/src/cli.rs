@@ -84,10 +84,10 @@ enum Command {
         /// File to read.
         path: OsString,
         /// First line to show (1-based).
-        #[arg(long)]
+        #[arg(long, value_parser = line_number)]
         offset: Option<usize>,
         /// Most lines to show.
-        #[arg(long)]
+        #[arg(long, value_parser = row_count)]
         limit: Option<usize>,
     },
     /// Search file contents with a regular expression; hits carry `[path#TAG]` headers.
@@ -504,6 +504,25 @@ fn output_failed(error: &std::io::Error, writes: Writes) -> u8 {
         "hashedit: cannot write the output: {error}{done}"
     );
     EXIT_TOOL_ERROR
+}
+
+/// `read --offset`: a line number, 1-based (FORMAT.md §4.2), so a 0 is a
+/// usage error (exit 2) like every other flag value out of range.
+fn line_number(value: &str) -> Result<usize, String> {
+    match value.parse::<usize>() {
+        Ok(0) => Err("line numbers start at 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// `read --limit`: a number of rows, at least 1 (FORMAT.md §4.2).
+fn row_count(value: &str) -> Result<usize, String> {
+    match value.parse::<usize>() {
+        Ok(0) => Err("a window shows at least 1 row".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// A cap flag's value: a whole number of at least 1, as the MCP schema

@@ -682,3 +682,28 @@ fn a_file_created_through_a_dangling_symlink_is_named_in_a_note() {
         format!("created plain.txt\n\n[plain.txt#{}]\n1:y\n", tag(b"y\n"))
     );
 }
+
+#[test]
+fn an_offset_or_limit_of_zero_is_a_usage_error_like_other_bad_flag_values() {
+    // Second break-it pass: `read --offset 0` and `--limit 0` exited 1
+    // while `grep --max-results 0` exited 2.
+    let dir = workspace(&[("a.txt", "a\n")]);
+    let out = run(dir.path(), &["read", "a.txt", "--offset", "0"], "");
+    assert_eq!(out.code, Some(2));
+    assert!(
+        out.stderr.starts_with(
+            "error: invalid value '0' for '--offset <OFFSET>': line numbers start at 1\n"
+        ),
+        "{}",
+        out.stderr
+    );
+    let out = run(dir.path(), &["read", "a.txt", "--limit", "0"], "");
+    assert_eq!(out.code, Some(2));
+    assert!(
+        out.stderr.starts_with(
+            "error: invalid value '0' for '--limit <LIMIT>': a window shows at least 1 row\n"
+        ),
+        "{}",
+        out.stderr
+    );
+}
