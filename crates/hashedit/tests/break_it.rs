@@ -707,3 +707,30 @@ fn an_offset_or_limit_of_zero_is_a_usage_error_like_other_bad_flag_values() {
         out.stderr
     );
 }
+
+#[test]
+fn a_truncated_png_is_not_served_as_an_image() {
+    // Second break-it pass: `head -c 40 real.png > trunc.png` read as
+    // "image/png image (40 bytes)", base64 content over MCP.
+    const PNG: &[u8] =
+        b"\x89PNG\r\n\x1a\n\0\0\0\x0DIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\
+\0\0\0\x0AIDATx\x9cc\0\x01\0\0\x05\0\x01\x0d\x0a\x2d\xb4\0\0\0\0IEND\xaeB`\x82";
+    let dir = workspace(&[]);
+    fs::write(dir.path().join("real.png"), PNG).unwrap();
+    fs::write(dir.path().join("trunc.png"), &PNG[..40]).unwrap();
+    let out = run(dir.path(), &["read", "real.png"], "");
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (Some(0), "image/png image (67 bytes)\n")
+    );
+    let out = run(dir.path(), &["read", "trunc.png"], "");
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (
+            Some(1),
+            "",
+            "trunc.png starts as a PNG image (image/png) but does not end as one (cut short, as a partial \
+             download is), so it cannot be shown as an image, and it is not text; nothing to show\n"
+        )
+    );
+}

@@ -44,6 +44,38 @@ fn header_fits(mime: &str, head: &[u8]) -> bool {
     }
 }
 
+/// Bytes at the end of a file that [`ends_whole`] looks at.
+pub(super) const TAIL_BYTES: usize = 1024;
+
+/// Whether an image file of `mime` and `size` bytes, whose last bytes are
+/// `tail` (up to [`TAIL_BYTES`]), ends as a whole file of its format does,
+/// so it can be decoded: a PNG ends with its `IEND` chunk, a JPEG with its
+/// end-of-image marker `FF D9`, a GIF with its trailer `;`, and a WebP is
+/// as long as its RIFF header says (one pad byte allowed). A JPEG or GIF
+/// may carry a little padding after its end, so those ends are looked for
+/// in the whole tail. A file cut short (a partial download, `head -c`) is
+/// not an image (FORMAT.md §4.5): it is read as any other file.
+pub(super) fn ends_whole(mime: &str, size: u64, head: &[u8], tail: &[u8]) -> bool {
+    match mime {
+        "image/png" => tail.ends_with(b"\0\0\0\0IEND\xAE\x42\x60\x82"),
+        "image/jpeg" => tail.windows(2).any(|w| w == b"\xFF\xD9"),
+        "image/gif" => tail.contains(&b';'),
+        "image/webp" => {
+            let Some(declared) = head.get(4..8) else {
+                return false;
+            };
+            let declared = u64::from(u32::from_le_bytes([
+                declared[0],
+                declared[1],
+                declared[2],
+                declared[3],
+            ])) + 8;
+            size == declared || size == declared + 1
+        }
+        _ => false,
+    }
+}
+
 /// Whether `head` is editable text as far as it goes: no NUL byte and
 /// valid UTF-8 (a multi-byte character cut at the end of the chunk still
 /// counts as text).

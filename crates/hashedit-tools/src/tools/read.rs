@@ -89,6 +89,35 @@ fn image_outcome(
     Ok(outcome)
 }
 
+/// Whether the image file `file` (first bytes `head`, format `mime`) is
+/// whole, by its last bytes (see [`super::image::ends_whole`]); a file
+/// whose size or tail cannot be read is not shown as an image.
+fn decodable(mime: &str, head: &[u8], file: &std::fs::File) -> bool {
+    use std::os::unix::fs::FileExt;
+    let Ok(size) = file.metadata().map(|m| m.len()) else {
+        return false;
+    };
+    let start = size.saturating_sub(super::image::TAIL_BYTES as u64);
+    let mut tail = vec![0u8; usize::try_from(size - start).unwrap_or(0)];
+    match file.read_exact_at(&mut tail, start) {
+        Ok(()) => super::image::ends_whole(mime, size, head, &tail),
+        Err(_) => false,
+    }
+}
+
+/// The error for a file that starts as an image of `mime` but does not
+/// end as one (FORMAT.md §4.5): not text either, so it is binary.
+fn cut_short(display: &str, mime: &str) -> ToolError {
+    let format = mime.trim_start_matches("image/").to_ascii_uppercase();
+    ToolError::new(
+        ErrorKind::Binary,
+        format!(
+            "{display} starts as a {format} image ({mime}) but does not end as one (cut short, as a partial \
+             download is), so it cannot be shown as an image, and it is not text; nothing to show"
+        ),
+    )
+}
+
 /// Maps a decode failure of `display` to the tool error the model sees.
 fn decode_error(display: &str, error: &DecodeError) -> ToolError {
     let kind = match error {
@@ -158,6 +187,9 @@ fn read_resolved(
         if first {
             first = false;
             if let Some(mime) = image_mime(&buf[..n]) {
+                if !decodable(mime, &buf[..n], &file) {
+                    return Err(cut_short(&display, mime));
+                }
                 return image_outcome(ws, &display, mime, &buf[..n], &mut file);
             }
         }
