@@ -75,7 +75,7 @@ pub const MAX_REGISTER_BYTES: usize = 16 * 1024 * 1024;
 /// What a [`Session`] keeps of each snapshot it serves.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum SnapshotMemory {
-    /// Fingerprints, and the served text (bounded by [`MAX_TEXT_BYTES`])
+    /// Fingerprints, and the served text (at most 64 MiB in all)
     /// so an edit written against an older snapshot can be rebased: a
     /// long-lived session (the MCP server, an embedding harness).
     #[default]
