@@ -418,7 +418,10 @@ fn unreadable_and_read_only_files() {
         )
         .refused(
             "permission_denied",
-            "cannot write locked/f.txt: its directory does not allow creating files",
+            "cannot write locked/f.txt: its directory does not allow creating files (Permission \
+             denied); hashedit creates or replaces a file by writing a new file beside it and renaming \
+             it into place, so the directory locked must be writable (chmod u+w locked, if that is what \
+             you want)",
         );
         run_as(&f.root, &["write", "locked/new.txt"], b"x\n", Some(user)).refused(
             "permission_denied",

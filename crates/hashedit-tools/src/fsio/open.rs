@@ -476,11 +476,32 @@ pub(super) fn walk_dirs_recording(
 
 /// Maps an errno from creating something for `display`.
 pub(super) fn map_create_errno(display: &str, errno: Errno) -> ToolError {
-    if errno == Errno::ACCESS || errno == Errno::PERM || errno == Errno::ROFS {
+    if errno == Errno::ROFS {
         return ToolError::new(
             ErrorKind::PermissionDenied,
             format!(
                 "cannot write {display}: its directory does not allow creating files ({})",
+                os_message(&io::Error::from(errno))
+            ),
+        );
+    }
+    if errno == Errno::ACCESS || errno == Errno::PERM {
+        // Second break-it pass: a writable file in a read-only directory
+        // got no next step. A file is replaced through a new file beside
+        // it (FORMAT.md §6.4), so the directory itself must be writable.
+        let raw = super::super::workspace::raw_path(display);
+        let dir = match Path::new(raw.as_ref()).parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => {
+                crate::workspace::display_path(&parent.to_string_lossy()).into_owned()
+            }
+            _ => ".".to_string(),
+        };
+        return ToolError::new(
+            ErrorKind::PermissionDenied,
+            format!(
+                "cannot write {display}: its directory does not allow creating files ({}); hashedit \
+                 creates or replaces a file by writing a new file beside it and renaming it into place, \
+                 so the directory {dir} must be writable (chmod u+w {dir}, if that is what you want)",
                 os_message(&io::Error::from(errno))
             ),
         );
