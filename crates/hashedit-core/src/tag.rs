@@ -49,6 +49,15 @@ pub enum TagScheme {
 }
 
 impl TagScheme {
+    /// The other scheme: the one a peer using the other convention tags
+    /// with.
+    pub fn other(self) -> TagScheme {
+        match self {
+            TagScheme::Rho => TagScheme::Omp,
+            TagScheme::Omp => TagScheme::Rho,
+        }
+    }
+
     /// The scheme's name as used on the command line (`rho` or `omp`).
     pub fn name(self) -> &'static str {
         match self {

@@ -36,6 +36,17 @@ pub enum EditFailure {
         /// Tag of the live file.
         live: SnapshotTag,
     },
+    /// The section's tag is the live file's tag under the other tag scheme
+    /// (FORMAT.md §3): the snapshot came from a tool that tags with
+    /// `other`, not from this one.
+    OtherSchemeTag {
+        /// Tag in the section header: the live file's tag under `other`.
+        expected: SnapshotTag,
+        /// Tag of the live file under this edit's scheme.
+        live: SnapshotTag,
+        /// The scheme `expected` was computed with.
+        other: crate::tag::TagScheme,
+    },
     /// The tag is stale and the caller held the snapshot it names, but the
     /// ops could not be carried onto the live file.
     StaleTagNotRebased {
@@ -98,6 +109,20 @@ impl fmt::Display for EditFailure {
                 f,
                 "snapshot tag {expected} is stale: the file's tag is now {live} (it changed since that snapshot, or the \
                  tag was mistyped); nothing was written. Retry with the header and line numbers of the live snapshot below"
+            ),
+            EditFailure::OtherSchemeTag {
+                expected,
+                live,
+                other,
+            } => write!(
+                f,
+                "snapshot tag {expected} is this file's tag under the {} tag scheme, but this hashedit \
+                 tags with {} (the file's tag is {live}): the snapshot came from a tool using the other \
+                 scheme; nothing was written. Retry with the header and line numbers of the live snapshot \
+                 below, or run hashedit with --tag-scheme {} to match that tool",
+                other.name(),
+                other.other().name(),
+                other.name()
             ),
             EditFailure::StaleTagNotRebased {
                 expected,

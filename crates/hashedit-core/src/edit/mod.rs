@@ -221,6 +221,14 @@ pub fn edit_file(
         .rebase_base(section.tag)
         .filter(|_| section.file_op().is_none());
     let Some(served) = served else {
+        let other = settings.scheme.other();
+        if other.tag_of(input.bytes) == section.tag {
+            return Err(file.fail(EditFailure::OtherSchemeTag {
+                expected: section.tag,
+                live: base.tag,
+                other,
+            }));
+        }
         return Err(file.fail(stale));
     };
     let Ok(served_text) = Text::decode(&served) else {

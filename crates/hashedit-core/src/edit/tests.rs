@@ -743,3 +743,38 @@ fn a_no_op_refusal_says_what_force_would_do() {
         )
     );
 }
+
+#[test]
+fn a_tag_of_the_other_scheme_is_named_as_such() {
+    // Second break-it pass: a snapshot read under rho, edited under omp,
+    // was "stale: it changed since that snapshot, or the tag was mistyped".
+    let file = "a\nb\n";
+    let omp = TagScheme::Omp.tag_of(file.as_bytes());
+    let rho = TagScheme::Rho.tag_of(file.as_bytes());
+    let doc = parse(&format!("[f.go#{omp}]\nPUT 1:\n+x\n")).unwrap();
+    let input = FileInput {
+        section: &doc.sections[0],
+        display: "f.go",
+        result_display: "f.go",
+        bytes: file.as_bytes(),
+    };
+    let settings = EditSettings::new(TagScheme::Rho);
+    let error = edit_file(&input, &settings, &NoHistory, &mut Registers::default()).unwrap_err();
+    assert_eq!(
+        error.failure,
+        EditFailure::OtherSchemeTag {
+            expected: omp,
+            live: rho,
+            other: TagScheme::Omp
+        }
+    );
+    assert!(
+        error.to_string().starts_with(&format!(
+            "f.go: snapshot tag {omp} is this file's tag under the omp tag scheme, but this hashedit \
+             tags with rho (the file's tag is {rho}): the snapshot came from a tool using the other \
+             scheme; nothing was written. Retry with the header and line numbers of the live snapshot \
+             below, or run hashedit with --tag-scheme omp to match that tool"
+        )),
+        "{error}"
+    );
+}

@@ -271,6 +271,7 @@ fn error_kind(failure: &EditFailure) -> ErrorKind {
         EditFailure::NotText(DecodeError::UnsupportedEncoding { .. })
         | EditFailure::LoneCarriageReturn => ErrorKind::UnsupportedEncoding,
         EditFailure::StaleTag { .. }
+        | EditFailure::OtherSchemeTag { .. }
         | EditFailure::StaleTagNotRebased { .. }
         | EditFailure::CollidingSnapshot { .. } => ErrorKind::StaleTag,
         EditFailure::Plan(
