@@ -166,7 +166,12 @@ pub fn numbers(text: &str) -> Vec<u64> {
     out
 }
 
+/// Whether `line` is an ops summary; ours may lead with the note that a
+/// forced no-op section was left unchanged (FORMAT.md §7.8).
 fn is_summary(line: &str) -> bool {
+    let line = line
+        .strip_prefix("left unchanged, nothing written: ")
+        .unwrap_or(line);
     (line.starts_with("PUT ") || line.starts_with("CUT "))
         && (line.contains(" line)") || line.contains(" lines)") || line.contains("line(s))"))
 }

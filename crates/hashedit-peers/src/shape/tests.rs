@@ -37,6 +37,12 @@ fn keeps_rows_gaps_and_summaries_and_drops_prose() {
 }
 
 #[test]
+fn a_forced_no_op_summary_is_a_summary() {
+    let shape = parse("left unchanged, nothing written: PUT 1: (1 → 1 line)\n[a.txt#6CDD]\n1:");
+    assert_eq!(shape.items[0], Item::Summary(vec![1, 1, 1]));
+}
+
+#[test]
 fn rejects_lookalikes() {
     assert_eq!(parse_header("[a.txt#ABC]"), None);
     assert_eq!(parse_header("[#ABCD]"), None);
