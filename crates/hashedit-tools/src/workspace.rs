@@ -41,6 +41,7 @@ pub use bytes::{os_to_raw, raw_to_os};
 
 pub use protect::{DEFAULT_PROTECTED_NAMES, Protected, Protection};
 pub use quote::{display_path, parse_quoted, raw_path};
+pub(crate) use unicode::form as unicode_form;
 
 /// How many symlinks one resolution may follow before it is treated as a
 /// loop (the same bound as Linux's `MAXSYMLINKS`).

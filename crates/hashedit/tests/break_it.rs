@@ -734,3 +734,18 @@ fn a_truncated_png_is_not_served_as_an_image() {
         )
     );
 }
+
+#[test]
+fn glob_finds_a_decomposed_name_from_a_composed_pattern() {
+    let dir = workspace(&[("cafe\u{301}.md", "x\n")]);
+    let out = run(dir.path(), &["glob", "caf\u{e9}*"], "");
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (
+            Some(0),
+            "cafe\u{301}.md\n\n1 file\nnote: 'caf\u{e9}*' (NFC) matched 1 path only under Unicode \
+             normalisation: 'cafe\u{301}.md' (NFD); listed as stored, which every tool accepts\n",
+            ""
+        )
+    );
+}

@@ -6,6 +6,7 @@ use std::path::Path;
 use globset::{GlobBuilder, GlobMatcher, GlobSetBuilder};
 use hashedit_core::truncate_to_budget;
 use serde_json::json;
+use unicode_normalization::UnicodeNormalization;
 
 use super::budget::{fit, listing_tail, render_listing};
 use super::walk::{Hidden, IgnoreRules, WalkItem, WalkRules, check_target, visit_counting_ignored};
@@ -16,7 +17,7 @@ use super::{
 use crate::args::GlobArgs;
 use crate::error::{ErrorKind, ToolError, ToolResult};
 use crate::outcome::Outcome;
-use crate::workspace::{display_path, raw_path};
+use crate::workspace::{display_path, raw_path, unicode_form};
 
 /// What `glob` tells the model it can narrow.
 const NARROW: &str = "the pattern or path";
@@ -26,10 +27,29 @@ const NARROW: &str = "the pattern or path";
 /// `*` and `?` never cross `/`; `**` does. A pattern without `/` gets `**/`
 /// in front so it matches at any depth (`*.rs` finds `src/a.rs`). A leading
 /// `!` inverts the match, as in `rg -g '!*_test.rs'`.
+///
+/// Names equal under Unicode normalisation match alike (FORMAT.md §8.5):
+/// the pattern and each candidate are compared in NFC, so `café*` typed
+/// composed finds `cafe\u{301}.md` stored decomposed.
 #[derive(Debug, Clone)]
 pub(crate) struct PathGlob {
     matcher: GlobMatcher,
     exclude: bool,
+    /// The pattern as written, when that is not its NFC form (a path it
+    /// matches matched as written, with no normalisation to note).
+    written: Option<GlobMatcher>,
+}
+
+/// How a path matched a [`PathGlob`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum GlobMatch {
+    /// Not selected.
+    No,
+    /// Selected by its stored spelling.
+    Exact,
+    /// Selected only once its name was normalised to NFC: the stored
+    /// spelling differs from the pattern's in composition.
+    Normalised,
 }
 
 impl PathGlob {
@@ -52,18 +72,28 @@ impl PathGlob {
                 "the pattern is empty; try '*.rs' or 'src/**'".into(),
             ));
         }
-        let anchored = if positive.contains('/') {
-            positive.to_string()
-        } else {
-            format!("**/{positive}")
+        let build = |positive: &str| {
+            let anchored = if positive.contains('/') {
+                positive.to_string()
+            } else {
+                format!("**/{positive}")
+            };
+            GlobBuilder::new(&anchored)
+                .literal_separator(true)
+                .build()
+                .map(|glob| glob.compile_matcher())
+                .map_err(|e| invalid(e.kind().to_string()))
         };
-        let glob = GlobBuilder::new(&anchored)
-            .literal_separator(true)
-            .build()
-            .map_err(|e| invalid(e.kind().to_string()))?;
+        let composed: String = positive.nfc().collect();
+        let written = if composed == positive {
+            None
+        } else {
+            Some(build(positive)?)
+        };
         Ok(PathGlob {
-            matcher: glob.compile_matcher(),
+            matcher: build(&composed)?,
             exclude,
+            written,
         })
     }
 
@@ -71,13 +101,39 @@ impl PathGlob {
     /// glob also drops what lies under a directory it matches, as
     /// `rg -g '!node_modules'` does: `!src` leaves out `src/a.rs`.
     pub(crate) fn matches(&self, relative: &str) -> bool {
+        self.match_kind(relative) != GlobMatch::No
+    }
+
+    /// [`PathGlob::matches`], telling apart a path selected only under
+    /// Unicode normalisation (the reply notes it).
+    pub(crate) fn match_kind(&self, relative: &str) -> GlobMatch {
+        if relative.is_ascii() {
+            return if self.raw_match(&self.matcher, relative) {
+                GlobMatch::Exact
+            } else {
+                GlobMatch::No
+            };
+        }
+        let composed: String = relative.nfc().collect();
+        if !self.raw_match(&self.matcher, &composed) {
+            return GlobMatch::No;
+        }
+        let written = self.written.as_ref().unwrap_or(&self.matcher);
+        if self.raw_match(written, relative) {
+            GlobMatch::Exact
+        } else {
+            GlobMatch::Normalised
+        }
+    }
+
+    fn raw_match(&self, matcher: &GlobMatcher, relative: &str) -> bool {
         if !self.exclude {
-            return self.matcher.is_match(relative);
+            return matcher.is_match(relative);
         }
         let ancestors = relative.match_indices('/').map(|(at, _)| &relative[..at]);
         !ancestors
             .chain([relative])
-            .any(|path| self.matcher.is_match(path))
+            .any(|path| matcher.is_match(path))
     }
 }
 
@@ -164,11 +220,11 @@ fn collect_paths(
         };
         let relative = join_relative(&prefix, &file.relative);
         let matched = if relative.is_empty() {
-            pattern.matches(&base)
+            pattern.match_kind(&base)
         } else {
-            pattern.matches(&relative)
+            pattern.match_kind(&relative)
         };
-        if !matched {
+        if matched == GlobMatch::No {
             return ControlFlow::Continue(());
         }
         if special {
@@ -178,6 +234,9 @@ fn collect_paths(
         // One path past the cap proves there is more to see.
         if paths.len() == max_results {
             return ControlFlow::Break(Stop::ResultLimit);
+        }
+        if matched == GlobMatch::Normalised {
+            skipped.normalised.push(paths.len());
         }
         paths.push(workspace_path(&base, &relative));
         ControlFlow::Continue(())
@@ -274,7 +333,7 @@ impl GlobFilter {
 }
 
 /// Entries a glob walk met but did not list.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone)]
 struct GlobSkipped {
     /// FIFOs, sockets and devices whose path matched the pattern.
     special: usize,
@@ -284,6 +343,9 @@ struct GlobSkipped {
     unreadable: usize,
     /// Entries (a directory counts once) that ignore rules kept out.
     ignored: usize,
+    /// Indices into the listed paths of those that matched only under
+    /// Unicode normalisation (not a skip: the reply's note names them).
+    normalised: Vec<usize>,
 }
 
 impl GlobSkipped {
@@ -309,6 +371,35 @@ impl GlobSkipped {
         .into_iter()
         .flatten()
     }
+}
+
+/// The note under a glob reply whose first `shown` paths include some
+/// selected only under Unicode normalisation (`normalised` indexes
+/// `paths`); `None` when none are shown.
+fn normalised_note(
+    pattern: &str,
+    paths: &[String],
+    normalised: &[usize],
+    shown: usize,
+) -> Option<String> {
+    let names: Vec<String> = normalised
+        .iter()
+        .filter(|&&i| i < shown)
+        .map(|&i| {
+            let path = &paths[i];
+            format!("'{}' ({})", display_path(path), unicode_form(path))
+        })
+        .collect();
+    if names.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "note: '{pattern}' ({}) matched {} only under Unicode normalisation: {}; listed as stored, \
+         which every tool accepts",
+        unicode_form(pattern),
+        plural(names.len(), "path", "paths"),
+        names.join(", ")
+    ))
 }
 
 /// [`glob_with`] with the default [`SearchOptions`].
@@ -342,6 +433,7 @@ pub fn glob_with(
 
     let summary = |shown: usize, cut: bool| {
         let mut reasons = Vec::new();
+        let note = normalised_note(&args.pattern, &paths, &skipped.normalised, shown);
         if cut {
             reasons.push(budget_reason(max_output_bytes, NARROW));
         }
@@ -350,7 +442,7 @@ pub fn glob_with(
             reasons.push(stop.describe(NARROW, &limits));
         }
         reasons.extend(skipped.reasons());
-        if paths.is_empty() {
+        let counts = if paths.is_empty() {
             with_reasons(
                 format!(
                     "no files matching '{}' under {}",
@@ -366,6 +458,10 @@ pub fn glob_with(
             )
         } else {
             with_reasons(plural(shown, "file", "files"), &reasons)
+        };
+        match note {
+            Some(note) => format!("{counts}\n{note}"),
+            None => counts,
         }
     };
     let rows: Vec<_> = paths.iter().map(|p| display_path(p)).collect();

@@ -92,7 +92,7 @@ pub(super) fn look_alike_error(written: &str, twins: &[OsString]) -> crate::erro
 }
 
 /// `NFC`, `NFD` or `mixed`: how `name` is composed.
-fn form(name: &str) -> &'static str {
+pub(crate) fn form(name: &str) -> &'static str {
     if unicode_normalization::is_nfc(name) {
         "NFC"
     } else if unicode_normalization::is_nfd(name) {

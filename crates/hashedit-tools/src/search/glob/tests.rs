@@ -314,3 +314,33 @@ fn names_with_control_characters_are_quoted_like_read_file_headers() {
     );
     assert_eq!(out.structured["paths"][0], json!("new\nline.txt"));
 }
+
+#[test]
+fn names_equal_under_unicode_normalisation_match_and_are_listed_as_stored() {
+    // Break-it pass: with `cafe\u{301}.md` stored decomposed, `café*`
+    // (composed) and `dé/*` said "no files matching".
+    let ws = Ws::new(&[
+        ("cafe\u{301}.md", b"x\n"),
+        ("de\u{301}/a.txt", b"y\n"),
+        ("plain.md", b""),
+    ]);
+    let out = run(&ws, ".", &args("caf\u{e9}*"));
+    assert_eq!(
+        out.text,
+        "cafe\u{301}.md\n\n1 file\nnote: 'caf\u{e9}*' (NFC) matched 1 path only under Unicode \
+         normalisation: 'cafe\u{301}.md' (NFD); listed as stored, which every tool accepts"
+    );
+    assert_eq!(out.structured["paths"], json!(["cafe\u{301}.md"]));
+    let out = run(&ws, ".", &args("d\u{e9}/*"));
+    assert_eq!(
+        out.text,
+        "de\u{301}/a.txt\n\n1 file\nnote: 'd\u{e9}/*' (NFC) matched 1 path only under Unicode \
+         normalisation: 'de\u{301}/a.txt' (NFD); listed as stored, which every tool accepts"
+    );
+    // Written as stored: no note.
+    let out = run(&ws, ".", &args("cafe\u{301}*"));
+    assert_eq!(out.text, "cafe\u{301}.md\n\n1 file");
+    // An excluding glob leaves out the look-alike too.
+    let g = PathGlob::compile("!caf\u{e9}.md").unwrap();
+    assert!(!g.matches("cafe\u{301}.md") && g.matches("plain.md"));
+}
