@@ -75,8 +75,9 @@ pub use truncate::{
 // Reading: scanning a file into rows, and every view a model reads (FORMAT.md §4).
 pub use scan::{BudgetStop, LineScanner, ScanOutcome, WindowRequest, scan};
 pub use view::{
-    LIVE_CONTEXT_ROWS, LIVE_MAX_ROWS, PreviewShape, STRUCTURAL_SPAN_LINES, WindowError,
-    chain_snapshot, live_snapshot, post_edit_preview, read_view, row_budget_for, window_request,
+    LIVE_CONTEXT_ROWS, LIVE_MAX_ROWS, LONG_ROW_BYTES, PreviewShape, STRUCTURAL_SPAN_LINES,
+    WindowError, chain_snapshot, live_snapshot, long_line_hint, post_edit_preview,
+    read_budget_for_line, read_view, row_budget_for, window_request,
 };
 
 // The edit document and its grammar (FORMAT.md §5).

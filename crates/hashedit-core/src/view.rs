@@ -190,6 +190,38 @@ fn no_row_fits(
     )
 }
 
+/// The smallest output budget under which a read of `display_path` with
+/// offset `line` and limit 1 shows that line, `line_bytes` long (FORMAT.md
+/// §4: header, one `N:text` row and the longest footer).
+pub fn read_budget_for_line(display_path: &str, line: usize, line_bytes: u64) -> u64 {
+    decimal_width(line) as u64 + 2 + line_bytes + (display_path.len() + ROW_BUDGET_RESERVE) as u64
+}
+
+/// The advice that shows line `line` (`line_bytes` long) of `display_path`
+/// on its own, under an output budget of `max_output_bytes` (FORMAT.md §4).
+///
+/// When a read of that one line fits the budget it is the read itself;
+/// otherwise no read under this budget shows it, and the advice says which
+/// budget would, and that grep shows a part of it meanwhile. Written in MCP
+/// words; the CLI rewrites the whole clause into its `read --offset N
+/// --limit 1 --max-output-bytes M` command.
+pub fn long_line_hint(
+    display_path: &str,
+    line: usize,
+    line_bytes: u64,
+    max_output_bytes: usize,
+) -> String {
+    let needed = read_budget_for_line(display_path, line, line_bytes);
+    if needed <= max_output_bytes as u64 {
+        return format!("read_file with offset: {line}, limit: 1 shows it");
+    }
+    format!(
+        "read_file with offset: {line}, limit: 1 shows it only under an output budget of at least \
+         {needed} bytes, more than this one of {max_output_bytes} (the server's --max-output-bytes); \
+         grep for the part you need"
+    )
+}
+
 /// Bytes [`row_budget_for`] keeps back beside the path: the header's
 /// brackets, `#`, tag and separators, and the longest footer.
 const ROW_BUDGET_RESERVE: usize = 8 + 160;

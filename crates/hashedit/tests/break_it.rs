@@ -749,3 +749,43 @@ fn glob_finds_a_decomposed_name_from_a_composed_pattern() {
         )
     );
 }
+
+#[test]
+fn grep_shows_the_match_beside_a_context_line_too_long_for_the_budget() {
+    let huge = format!("short\n{}\nEND\n", "x".repeat(200_000));
+    let dir = workspace(&[("huge.txt", &huge)]);
+    let t = tag(huge.as_bytes());
+    let out = run(dir.path(), &["grep", "-C1", "END", "huge.txt"], "");
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (
+            Some(0),
+            format!(
+                "[huge.txt#{t}]\n[line 2 not shown: 200000 bytes long; read --offset 2 --limit 1 \
+                 --max-output-bytes 200179 shows it]\n3 | END\n\n1 match in 1 file\n"
+            )
+            .as_str(),
+            ""
+        )
+    );
+    // The advice is exact: that budget shows line 2.
+    let out = run(
+        dir.path(),
+        &[
+            "--max-output-bytes",
+            "200179",
+            "read",
+            "huge.txt",
+            "--offset",
+            "2",
+            "--limit",
+            "1",
+        ],
+        "",
+    );
+    assert!(
+        out.stdout.starts_with(&format!("[huge.txt#{t}]\n2:xxx")),
+        "{}",
+        &out.stdout[..80]
+    );
+}

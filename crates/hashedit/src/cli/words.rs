@@ -43,7 +43,7 @@ pub(super) fn cli_words(text: &str) -> String {
         if carries_content(line) {
             out.push_str(line);
         } else {
-            out.push_str(&rename(line));
+            out.push_str(&rename(&long_line_command(line)));
         }
     }
     out
@@ -127,6 +127,50 @@ fn image_line(line: &str) -> String {
         },
         _ => line.to_string(),
     }
+}
+
+/// `line` with each long-line hint of `hashedit_core::long_line_hint`
+/// (`read_file with offset: N, limit: 1 shows it[ only under an output
+/// budget of at least M bytes, …; grep for the part you need]`) spelled as
+/// the command that shows the line: `read --offset N --limit 1
+/// [--max-output-bytes M] shows it`.
+fn long_line_command(line: &str) -> String {
+    const HEAD: &str = "read_file with offset: ";
+    const ONE: &str = ", limit: 1 shows it";
+    const BUDGET: &str = " only under an output budget of at least ";
+    const TAIL: &str = "; grep for the part you need";
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find(HEAD) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + HEAD.len()..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        let Some(tail) = after[digits..].strip_prefix(ONE).filter(|_| digits > 0) else {
+            out.push_str(HEAD);
+            rest = after;
+            continue;
+        };
+        let offset = &after[..digits];
+        let needed = tail.strip_prefix(BUDGET).and_then(|b| {
+            let width = b.bytes().take_while(u8::is_ascii_digit).count();
+            let end = b.find(TAIL)?;
+            (width > 0).then(|| (&b[..width], &b[end + TAIL.len()..]))
+        });
+        match needed {
+            Some((bytes, after_tail)) => {
+                out.push_str(&format!(
+                    "read --offset {offset} --limit 1 --max-output-bytes {bytes} shows it"
+                ));
+                rest = after_tail;
+            }
+            None => {
+                out.push_str(&format!("read --offset {offset} --limit 1 shows it"));
+                rest = tail;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `line` with the `offset N is beyond the last line` of a read window

@@ -4,7 +4,7 @@
 use std::ops::ControlFlow;
 use std::path::Path;
 
-use hashedit_core::{Fingerprint, header};
+use hashedit_core::{Fingerprint, LONG_ROW_BYTES, header, long_line_hint};
 use serde_json::{Value, json};
 
 use super::request::Request;
@@ -259,7 +259,7 @@ impl Answer<'_, '_> {
                 continue;
             }
             for (j, line) in hit.lines.iter().enumerate() {
-                let mut unit = row(line).len();
+                let mut unit = row(line, &display_path(&hit.path), self.budget).len();
                 if j == 0 {
                     unit += head;
                 }
@@ -437,7 +437,7 @@ impl Answer<'_, '_> {
             if self.mode() == OutputMode::Content {
                 let rows = self.rows(view, i);
                 for line in &hit.lines[..rows] {
-                    body.push_str(&row(line));
+                    body.push_str(&row(line, &display_path(&hit.path), self.budget));
                 }
                 if let Some(more) = more_line(hit.total, rows) {
                     body.push_str(&more);
@@ -487,15 +487,31 @@ impl Answer<'_, '_> {
 }
 
 /// A content-mode row: `{N} | {text}` and its line break, between its
-/// context rows, each `{N}:{text}` as `read_file` shows lines.
-fn row(line: &MatchLine) -> String {
+/// context rows, each `{N}:{text}` as `read_file` shows lines. A context
+/// line longer than [`LONG_ROW_BYTES`] is not shown: one row in brackets
+/// names it, its length and the read that shows it (FORMAT.md §7), so a
+/// single huge neighbour cannot push the match itself out of the budget.
+fn row(line: &MatchLine, path: &str, budget: usize) -> String {
     let mut out = String::new();
+    let context_row = |out: &mut String, context: &super::scan::ContextRow| {
+        if context.text.len() <= LONG_ROW_BYTES {
+            out.push_str(&format!("{}:{}\n", context.line, context.text));
+            return;
+        }
+        let number = usize::try_from(context.line).unwrap_or(usize::MAX);
+        out.push_str(&format!(
+            "[line {} not shown: {} bytes long; {}]\n",
+            context.line,
+            context.text.len(),
+            long_line_hint(path, number, context.text.len() as u64, budget)
+        ));
+    };
     for context in &line.before {
-        out.push_str(&format!("{}:{}\n", context.line, context.text));
+        context_row(&mut out, context);
     }
     out.push_str(&format!("{} | {}\n", line.line, line.text));
     for context in &line.after {
-        out.push_str(&format!("{}:{}\n", context.line, context.text));
+        context_row(&mut out, context);
     }
     out
 }

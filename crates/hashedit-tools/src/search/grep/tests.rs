@@ -1301,3 +1301,36 @@ fn a_pattern_with_a_line_break_is_named_as_never_matching() {
         format!("no matches for 'json\ntool' under .\n{note}")
     );
 }
+
+#[test]
+fn one_huge_context_row_is_elided_and_the_match_is_shown() {
+    // Break-it pass: a 200,000-byte context line hid the only match
+    // behind "1 match in 1 file found, none shown".
+    let content = format!("short\n{}\nEND\n", "x".repeat(200_000));
+    let ws = Ws::new(&[("huge.txt", content.as_bytes())]);
+    let t = tag(content.as_bytes());
+    let grep = GrepArgs {
+        context: crate::args::ContextLines {
+            before: 1,
+            after: 1,
+        },
+        ..args("END")
+    };
+    assert_eq!(
+        text(&ws, "huge.txt", &grep),
+        format!(
+            "[huge.txt#{t}]\n[line 2 not shown: 200000 bytes long; read_file with offset: 2, limit: 1 \
+             shows it only under an output budget of at least 200179 bytes, more than this one of 64000 \
+             (the server's --max-output-bytes); grep for the part you need]\n3 | END\n\n1 match in 1 file"
+        )
+    );
+    // Under a budget that holds it, the read alone is the advice.
+    let out = run_budget(&ws, "huge.txt", &grep, 300_000);
+    assert_eq!(
+        out.text,
+        format!(
+            "[huge.txt#{t}]\n[line 2 not shown: 200000 bytes long; read_file with offset: 2, limit: 1 \
+             shows it]\n3 | END\n\n1 match in 1 file"
+        )
+    );
+}
