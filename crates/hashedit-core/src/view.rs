@@ -180,13 +180,14 @@ fn no_row_fits(
     };
     format!(
         "[line {line} is {} {} long, more than fits in the output budget of {max_output_bytes} bytes; \
-         no rows shown. {after}, replace it whole with PUT {line}:]",
+         no rows shown; {}. {after}, replace it whole with PUT {line}:]",
         stop.line_bytes,
         plural(
             usize::try_from(stop.line_bytes).unwrap_or(usize::MAX),
             "byte",
             "bytes"
         ),
+        long_line_hint(display_path, line, stop.line_bytes, max_output_bytes),
     )
 }
 
@@ -244,6 +245,7 @@ pub fn chain_snapshot(
     tag: SnapshotTag,
     text: &Text,
     focus: &[usize],
+    max_output_bytes: usize,
 ) -> String {
     let total = text.line_count();
     let focus = clean_focus(focus, total);
@@ -261,7 +263,17 @@ pub fn chain_snapshot(
             rows.len()
         )
     });
-    render_rows(&header(display_path, tag), text, &rows, footer.as_deref())
+    let long = LongRows::Readable {
+        display_path,
+        max_output_bytes,
+    };
+    render_rows(
+        &header(display_path, tag),
+        text,
+        &rows,
+        footer.as_deref(),
+        long,
+    )
 }
 
 /// The live snapshot sent with a failed edit: a chain snapshot focused on
@@ -272,8 +284,9 @@ pub fn live_snapshot(
     tag: SnapshotTag,
     text: &Text,
     anchors: &[usize],
+    max_output_bytes: usize,
 ) -> String {
-    chain_snapshot(display_path, tag, text, anchors)
+    chain_snapshot(display_path, tag, text, anchors, max_output_bytes)
 }
 
 /// The post-edit preview (reference-rho.md §8.3).
@@ -287,6 +300,7 @@ pub fn post_edit_preview(
     text: &Text,
     focus: &[usize],
     shape: PreviewShape,
+    max_output_bytes: usize,
 ) -> String {
     let head = header(display_path, tag);
     let total = text.line_count();
@@ -315,7 +329,11 @@ pub fn post_edit_preview(
             rows[rows.len() - 1]
         )
     });
-    render_rows(&head, text, &rows, footer.as_deref())
+    let long = LongRows::Readable {
+        display_path,
+        max_output_bytes,
+    };
+    render_rows(&head, text, &rows, footer.as_deref(), long)
 }
 
 /// Most rows an excerpt shows.
@@ -332,7 +350,7 @@ pub fn excerpt(text: &Text, focus: &[usize]) -> String {
         return String::new();
     }
     let rows = cap_rows_by_hunk(&expand_focus(&focus, total, 1), EXCERPT_MAX_ROWS);
-    let rendered = render_rows("", text, &rows, None);
+    let rendered = render_rows("", text, &rows, None, LongRows::NotOnDisk);
     rendered.strip_prefix('\n').unwrap_or(&rendered).to_string()
 }
 
@@ -423,10 +441,72 @@ fn push_row(out: &mut String, line: usize, text: &str) {
 /// the file holds. Reads page through such lines themselves.
 pub const LONG_ROW_BYTES: usize = 4096;
 
+/// Where the lines a snapshot leaves out for their length can be read.
+#[derive(Debug, Clone, Copy)]
+enum LongRows<'a> {
+    /// In the file at `display_path`, by a read under `max_output_bytes`.
+    Readable {
+        display_path: &'a str,
+        max_output_bytes: usize,
+    },
+    /// Nowhere: the rows are what a refused edit would have written.
+    NotOnDisk,
+}
+
+/// Long lines named one by one in a snapshot's note; the rest are listed.
+const LONG_ROWS_NAMED: usize = 3;
+
+/// The note after a snapshot for the `long` lines it left out: each of the
+/// first [`LONG_ROWS_NAMED`] with its length and the read that shows it
+/// ([`long_line_hint`]), the rest by number.
+fn long_rows_note(text: &Text, long: &[usize], place: LongRows) -> String {
+    let LongRows::Readable {
+        display_path,
+        max_output_bytes,
+    } = place
+    else {
+        let lines: Vec<String> = long.iter().map(ToString::to_string).collect();
+        return format!(
+            "[{} {} not shown: longer than {LONG_ROW_BYTES} bytes]",
+            plural(long.len(), "line", "lines"),
+            lines.join(", ")
+        );
+    };
+    let mut notes: Vec<String> = long
+        .iter()
+        .take(LONG_ROWS_NAMED)
+        .map(|&line| {
+            let bytes = text.line(line).len();
+            format!(
+                "[line {line} not shown: {bytes} bytes long; {}]",
+                long_line_hint(display_path, line, bytes as u64, max_output_bytes)
+            )
+        })
+        .collect();
+    if long.len() > LONG_ROWS_NAMED {
+        let rest: Vec<String> = long[LONG_ROWS_NAMED..]
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        notes.push(format!(
+            "[also not shown, longer than {LONG_ROW_BYTES} bytes: {} {}; read each the same way]",
+            plural(rest.len(), "line", "lines"),
+            rest.join(", ")
+        ));
+    }
+    notes.join("\n")
+}
+
 /// Header, then `N:text` rows with a `…` row between non-adjacent rows, then
 /// a blank line and the footer. Rows over [`LONG_ROW_BYTES`] are left out
 /// (a gap) and named in a note after the footer. No trailing newline.
-fn render_rows(head: &str, text: &Text, rows: &[usize], footer: Option<&str>) -> String {
+fn render_rows(
+    head: &str,
+    text: &Text,
+    rows: &[usize],
+    footer: Option<&str>,
+    place: LongRows,
+) -> String {
     let mut out = head.to_string();
     let mut previous = None;
     let mut long = Vec::new();
@@ -453,14 +533,8 @@ fn render_rows(head: &str, text: &Text, rows: &[usize], footer: Option<&str>) ->
         out.push_str(footer);
     }
     if !long.is_empty() {
-        let lines: Vec<String> = long.iter().map(ToString::to_string).collect();
         out.push_str(if footer.is_some() { "\n" } else { "\n\n" });
-        out.push_str(&format!(
-            "[{} {} not shown: longer than {LONG_ROW_BYTES} bytes; read_file with offset/limit shows {}]",
-            plural(long.len(), "line", "lines"),
-            lines.join(", "),
-            plural(long.len(), "it", "them")
-        ));
+        out.push_str(&long_rows_note(text, &long, place));
     }
     out
 }
@@ -536,8 +610,10 @@ mod tests {
             read_view("long.txt", &out, budget).unwrap(),
             format!(
                 "[long.txt#{tag}]\n\n[line 2 is 500 bytes long, more than fits in the output budget of \
-                 300 bytes; no rows shown. To read the lines after it, call read_file with offset: 3; to \
-                 change it, replace it whole with PUT 2:]"
+                 300 bytes; no rows shown; read_file with offset: 2, limit: 1 shows it only under an \
+                 output budget of at least 679 bytes, more than this one of 300 (the server's \
+                 --max-output-bytes); grep for the part you need. To read the lines after it, call \
+                 read_file with offset: 3; to change it, replace it whole with PUT 2:]"
             )
         );
         // A window cut before such a line names the offset that goes on.
@@ -559,8 +635,10 @@ mod tests {
             read_view("long.txt", &out, budget).unwrap(),
             format!(
                 "[long.txt#{tag}]\n\n[line 2 is 500 bytes long, more than fits in the output budget of \
-                 300 bytes; no rows shown. It is the last line; to change it, replace it whole with \
-                 PUT 2:]"
+                 300 bytes; no rows shown; read_file with offset: 2, limit: 1 shows it only under an \
+                 output budget of at least 679 bytes, more than this one of 300 (the server's \
+                 --max-output-bytes); grep for the part you need. It is the last line; to change it, \
+                 replace it whole with PUT 2:]"
             )
         );
     }
@@ -605,7 +683,7 @@ mod tests {
     fn chain_snapshot_head_and_tail() {
         // reference-rho.md §11 case 6 and §6 (37 lines: 1-28, …, 30-37).
         let text = numbered(80);
-        let view = chain_snapshot("f.txt", SnapshotTag(1), &text, &[]);
+        let view = chain_snapshot("f.txt", SnapshotTag(1), &text, &[], 64_000);
         let rows = row_numbers(&view);
         let expected: Vec<usize> = (1..=28).chain(73..=80).collect();
         assert_eq!(rows, expected);
@@ -615,9 +693,15 @@ mod tests {
                 "\n\n[36 of 80 lines shown; pass offset/limit to read_file for the rest]"
             )
         );
-        let rows37 = row_numbers(&chain_snapshot("f.txt", SnapshotTag(1), &numbered(37), &[]));
+        let rows37 = row_numbers(&chain_snapshot(
+            "f.txt",
+            SnapshotTag(1),
+            &numbered(37),
+            &[],
+            64_000,
+        ));
         assert_eq!(rows37, (1..=28).chain(30..=37).collect::<Vec<_>>());
-        let whole = chain_snapshot("f.txt", SnapshotTag(1), &numbered(36), &[]);
+        let whole = chain_snapshot("f.txt", SnapshotTag(1), &numbered(36), &[], 64_000);
         assert_eq!(row_numbers(&whole), (1..=36).collect::<Vec<_>>());
         assert!(!whole.contains("shown"));
     }
@@ -625,7 +709,13 @@ mod tests {
     #[test]
     fn live_snapshot_around_anchors() {
         // reference-rho.md §8.4: anchors 50 and 60-62 of 80 lines.
-        let view = live_snapshot("f.txt", SnapshotTag(1), &numbered(80), &[50, 60, 62, 0, 99]);
+        let view = live_snapshot(
+            "f.txt",
+            SnapshotTag(1),
+            &numbered(80),
+            &[50, 60, 62, 0, 99],
+            64_000,
+        );
         let expected: Vec<usize> = (48..=52).chain(58..=64).collect();
         assert_eq!(row_numbers(&view), expected);
         assert!(
@@ -657,6 +747,7 @@ mod tests {
             &text,
             &[2],
             PreviewShape::Rows,
+            64_000,
         );
         assert_eq!(view, "[f.txt#ABCD]\n1:one\n2:TWO\n3:three\n4:four\n5:five");
         let view = post_edit_preview(
@@ -665,6 +756,7 @@ mod tests {
             &numbered(80),
             &[2, 70],
             PreviewShape::Rows,
+            64_000,
         );
         assert_eq!(
             row_numbers(&view),
@@ -679,14 +771,40 @@ mod tests {
     fn long_lines_are_named_not_shown() {
         let body = format!("a\n{}\nc\n", "b".repeat(LONG_ROW_BYTES + 1));
         let text = Text::from_body(false, body);
-        let view = live_snapshot("f.txt", SnapshotTag(1), &text, &[1, 3]);
+        let view = live_snapshot("f.txt", SnapshotTag(1), &text, &[1, 3], 64_000);
         assert_eq!(
             view,
-            "[f.txt#0001]\n1:a\n…\n3:c\n\n[line 2 not shown: longer than 4096 bytes; read_file with \
-             offset/limit shows it]"
+            "[f.txt#0001]\n1:a\n…\n3:c\n\n[line 2 not shown: 4097 bytes long; read_file with \
+             offset: 2, limit: 1 shows it]"
         );
-        let view = live_snapshot("f.txt", SnapshotTag(1), &text, &[2]);
+        // A budget too small for the line: the advice names the budget
+        // that shows it, and what to do meanwhile.
+        let view = live_snapshot("f.txt", SnapshotTag(1), &text, &[1, 3], 4000);
+        assert_eq!(
+            view,
+            "[f.txt#0001]\n1:a\n…\n3:c\n\n[line 2 not shown: 4097 bytes long; read_file with \
+             offset: 2, limit: 1 shows it only under an output budget of at least 4273 bytes, more \
+             than this one of 4000 (the server's --max-output-bytes); grep for the part you need]"
+        );
+        let view = live_snapshot("f.txt", SnapshotTag(1), &text, &[2], 64_000);
         assert!(view.len() < 200, "{view}");
+        // Past three long lines, the rest are listed by number.
+        let long = "b".repeat(LONG_ROW_BYTES + 1);
+        let body = format!("{long}\n{long}\n{long}\n{long}\n{long}\n");
+        let text = Text::from_body(false, body);
+        let view = chain_snapshot("f.txt", SnapshotTag(1), &text, &[], 64_000);
+        assert_eq!(
+            view,
+            "[f.txt#0001]\n\n[line 1 not shown: 4097 bytes long; read_file with offset: 1, limit: 1 \
+             shows it]\n[line 2 not shown: 4097 bytes long; read_file with offset: 2, limit: 1 shows \
+             it]\n[line 3 not shown: 4097 bytes long; read_file with offset: 3, limit: 1 shows it]\n\
+             [also not shown, longer than 4096 bytes: lines 4, 5; read each the same way]"
+        );
+        // Rows not on disk carry no read advice.
+        assert_eq!(
+            excerpt(&text, &[1]),
+            "\n[lines 1, 2 not shown: longer than 4096 bytes]"
+        );
     }
 
     #[test]
@@ -697,6 +815,7 @@ mod tests {
             &numbered(11),
             &[10],
             PreviewShape::Structural,
+            64_000,
         );
         assert_eq!(
             view,

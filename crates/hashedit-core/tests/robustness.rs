@@ -234,8 +234,8 @@ proptest! {
                 prop_assert_eq!(scanned.tag, TagScheme::Rho.tag_of(&file));
                 let (snapshot, heap) = peak_heap_of(|| {
                     let _ = hashedit_core::read_view("f", &scanned, 64_000);
-                    let _ = hashedit_core::post_edit_preview("f", scanned.tag, &text, &focus, hashedit_core::PreviewShape::Rows);
-                    hashedit_core::chain_snapshot("f", scanned.tag, &text, &focus)
+                    let _ = hashedit_core::post_edit_preview("f", scanned.tag, &text, &focus, hashedit_core::PreviewShape::Rows, 64_000);
+                    hashedit_core::chain_snapshot("f", scanned.tag, &text, &focus, 64_000)
                 });
                 prop_assert!(heap <= CASE_HEAP_LIMIT, "{heap} bytes of heap for the views of {file:?}");
                 prop_assert!(snapshot.len() <= 2 * file.len() + 64 * (focus.len() + 40) + 256);

@@ -673,8 +673,10 @@ fn trial_previews_keep_the_new_header_when_rows_do_not_fit() {
     assert_eq!(
         out.text,
         format!(
-            "PUT 2: (1 → 1 line)\n[l.txt#{new_tag}]\n…\n2:S2\n\n[line 1 not shown: longer than 4096 bytes; \
-             read_file with offset/limit shows it]"
+            "PUT 2: (1 → 1 line)\n[l.txt#{new_tag}]\n…\n2:S2\n\n[line 1 not shown: 100000 bytes long; \
+             read_file with offset: 1, limit: 1 shows it only under an output budget of at least 100176 \
+             bytes, more than this one of 64000 (the server's --max-output-bytes); grep for the part you \
+             need]"
         )
     );
     // Rows that each fit but together exceed the budget: the header stays.

@@ -307,7 +307,8 @@ fn a_line_too_long_to_show_gives_the_offset_to_read_past_it() {
             Some(0),
             format!(
                 "[long.txt#{t}]\n\n[line 2 is 70000 bytes long, more than fits in the output budget of 64000 \
-                 bytes; no rows shown. To read the lines after it, run read with --offset 3; to change it, \
+                 bytes; no rows shown; read --offset 2 --limit 1 \
+                 --max-output-bytes 70179 shows it. To read the lines after it, run read with --offset 3; to change it, \
                  replace it whole with PUT 2:]\n"
             )
             .as_str(),
@@ -787,5 +788,52 @@ fn grep_shows_the_match_beside_a_context_line_too_long_for_the_budget() {
         out.stdout.starts_with(&format!("[huge.txt#{t}]\n2:xxx")),
         "{}",
         &out.stdout[..80]
+    );
+}
+
+#[test]
+fn every_hint_about_a_huge_line_names_the_budget_that_shows_it() {
+    let huge = format!("short\n{}\nEND\n", "x".repeat(200_000));
+    let dir = workspace(&[("huge.txt", &huge)]);
+    let t = tag(huge.as_bytes());
+    // Break-it pass: the edit's reply said "read with --offset/--limit
+    // shows it", and that read showed no rows under the default budget.
+    let out = run(
+        dir.path(),
+        &["edit"],
+        &format!("[huge.txt#{t}]\nPUT 1:\n+SHORT\n"),
+    );
+    let edited = huge.replacen("short", "SHORT", 1);
+    let t2 = tag(edited.as_bytes());
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (
+            Some(0),
+            format!(
+                "PUT 1: (1 → 1 line)\n[huge.txt#{t2}]\n1:SHORT\n…\n3:END\n\n[line 2 not shown: 200000 \
+                 bytes long; read --offset 2 --limit 1 --max-output-bytes 200179 shows it]\n"
+            )
+            .as_str(),
+            ""
+        )
+    );
+    let out = run(
+        dir.path(),
+        &["read", "huge.txt", "--offset", "2", "--limit", "1"],
+        "",
+    );
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (
+            Some(0),
+            format!(
+                "[huge.txt#{t2}]\n\n[line 2 is 200000 bytes long, more than fits in the output budget of \
+                 64000 bytes; no rows shown; read --offset 2 --limit 1 --max-output-bytes 200179 shows \
+                 it. To read the lines after it, run read with --offset 3; to change it, replace it \
+                 whole with PUT 2:]\n"
+            )
+            .as_str(),
+            ""
+        )
     );
 }

@@ -94,6 +94,9 @@ pub struct EditSettings<'a> {
     pub rebase: RebaseLimit,
     /// Whether the guards refuse what they find (FORMAT.md §7).
     pub guards: Guards,
+    /// The reply's output budget: the advice for a line too long for a
+    /// snapshot names the read that shows it under this budget (§4.4).
+    pub max_output_bytes: usize,
 }
 
 impl fmt::Debug for EditSettings<'_> {
@@ -103,19 +106,21 @@ impl fmt::Debug for EditSettings<'_> {
             .field("blocks", &self.blocks.is_some())
             .field("rebase", &self.rebase)
             .field("guards", &self.guards)
+            .field("max_output_bytes", &self.max_output_bytes)
             .finish()
     }
 }
 
 impl EditSettings<'_> {
     /// `scheme`, no block grammar, rebases without a time limit, guards
-    /// that refuse.
+    /// that refuse, the default output budget.
     pub fn new(scheme: TagScheme) -> EditSettings<'static> {
         EditSettings {
             scheme,
             blocks: None,
             rebase: RebaseLimit::Unlimited,
             guards: Guards::Refuse,
+            max_output_bytes: crate::DEFAULT_MAX_OUTPUT_BYTES,
         }
     }
 }
@@ -198,6 +203,7 @@ pub fn edit_file(
         input,
         text: &live,
         base,
+        max_output_bytes: settings.max_output_bytes,
     };
     let mut index = LazyIndex::new(settings.blocks, input.display, live.body());
     let section = input.section;
@@ -262,6 +268,8 @@ struct LiveFile<'i, 't> {
     input: &'i FileInput<'i>,
     text: &'t Text<'t>,
     base: Fingerprint,
+    /// The reply's output budget.
+    max_output_bytes: usize,
 }
 
 impl LiveFile<'_, '_> {
@@ -275,7 +283,13 @@ impl LiveFile<'_, '_> {
         Box::new(FileEditError {
             display: self.input.display.to_string(),
             failure,
-            snapshot: live_snapshot(self.input.display, self.base.tag, self.text, anchors),
+            snapshot: live_snapshot(
+                self.input.display,
+                self.base.tag,
+                self.text,
+                anchors,
+                self.max_output_bytes,
+            ),
         })
     }
 }
@@ -360,6 +374,7 @@ fn finish(
         &new_text,
         &applied.focus,
         shape,
+        settings.max_output_bytes,
     );
     Ok(FileEdit {
         bytes: applied.bytes,

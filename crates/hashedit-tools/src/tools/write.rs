@@ -222,7 +222,7 @@ fn replace_existing(
                 "{display}: snapshot tag {expected} is stale: the file's tag is now {live_tag} (it \
                  changed since that snapshot, or the tag was mistyped); nothing was written. Check the live snapshot below, then write again \
                  with tag {live_tag} if you still mean to replace it:\n{}",
-                chain_snapshot(display, live_tag, text, &[])
+                chain_snapshot(display, live_tag, text, &[], ws.max_output_bytes())
             ),
             Err(_) => format!(
                 "{display}: snapshot tag {expected} is stale (the file is not UTF-8 text now); \
@@ -275,7 +275,7 @@ fn reply(
     }
     let text = match Text::decode(bytes) {
         Ok(text) => {
-            let snapshot = chain_snapshot(display, tag, &text, &[]);
+            let snapshot = chain_snapshot(display, tag, &text, &[], ws.max_output_bytes());
             if out.len() + snapshot.len() <= ws.max_output_bytes() {
                 out.push_str(&snapshot);
             } else {

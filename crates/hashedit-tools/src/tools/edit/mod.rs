@@ -128,6 +128,7 @@ fn edit_each_file(
         blocks: cx.blocks,
         rebase: RebaseLimit::Until(Instant::now() + REBASE_DIFF_BUDGET),
         guards,
+        max_output_bytes: cx.ws.max_output_bytes(),
     };
     let mut registers =
         Registers::with_named(cx.session.map(Session::registers).unwrap_or_default());
