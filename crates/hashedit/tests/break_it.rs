@@ -837,3 +837,56 @@ fn every_hint_about_a_huge_line_names_the_budget_that_shows_it() {
         )
     );
 }
+
+#[test]
+fn regex_dialect_hints_never_suggest_a_pattern_that_earns_the_hint() {
+    let dir = workspace(&[("r.txt", "json\njson|x\n"), ("q.txt", "color\ncolour\n")]);
+    let r = tag(b"json\njson|x\n");
+    let q = tag(b"color\ncolour\n");
+    let out = run(dir.path(), &["grep", "json\\|", "r.txt"], "");
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (
+            Some(0),
+            format!(
+                "[r.txt#{r}]\n2 | json|x\n\n1 match in 1 file\nnote: in this regex syntax (Rust's) \\| \
+                 matches a literal '|', not alternation as in grep's basic syntax (read that way, this \
+                 pattern would match every line)\n"
+            )
+            .as_str(),
+            ""
+        )
+    );
+    // An empty alternative inside a group only makes the group optional.
+    let out = run(dir.path(), &["grep", "colou(r|)", "q.txt"], "");
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (
+            Some(0),
+            format!("[q.txt#{q}]\n2 | colour\n\n1 match in 1 file\n").as_str(),
+            ""
+        )
+    );
+    let out = run(dir.path(), &["grep", "\\(json\\)", "r.txt"], "");
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (
+            Some(1),
+            "no matches for '\\(json\\)' under r.txt\nnote: in this regex syntax (Rust's) \\( matches a \
+             literal '(', \\) matches a literal ')', not a group as in grep's basic syntax; for a group \
+             write '(json)', or pass -F for the text as written\n",
+            ""
+        )
+    );
+    let out = run(dir.path(), &["grep", "x\\+", "r.txt"], "");
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (
+            Some(1),
+            "no matches for 'x\\+' under r.txt\nnote: in this regex syntax (Rust's) \\+ matches a literal \
+             '+', not 'one or more' as in grep's basic syntax; for 'one or more' write 'x+', or pass -F \
+             for the text as written\n",
+            ""
+        )
+    );
+}

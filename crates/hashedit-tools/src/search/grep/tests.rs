@@ -1229,15 +1229,16 @@ fn a_pattern_in_another_dialect_gets_a_note() {
     assert_eq!(
         text(&ws, ".", &args("json\\|tool")),
         "no matches for 'json\\|tool' under .\nnote: in this regex syntax (Rust's) \\| matches a literal \
-         '|', it is not alternation as in grep's basic syntax; for either side write 'json|tool', or set \
+         '|', not alternation as in grep's basic syntax; for alternation write 'json|tool', or set \
          literal for the text as written"
     );
     let out = text(&ws, ".", &args("json || tool"));
     assert!(
         out.ends_with(
             "\n\n2 matches in 1 file\nnote: 'json || tool' has an empty alternative (as in '||' or a leading \
-             or trailing '|'), which matches every line; for either side write 'json|tool', or set literal to \
-             search for the text as written"
+             or trailing '|'), which matches the empty string and so every line; write 'json | tool' for \
+             either side as written, or 'json|tool' for either side without the spaces (a logical or), or \
+             set literal to search for the text as written"
         ),
         "{out}"
     );
