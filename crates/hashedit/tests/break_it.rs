@@ -890,3 +890,20 @@ fn regex_dialect_hints_never_suggest_a_pattern_that_earns_the_hint() {
         )
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn glob_counts_a_matching_symlink_it_does_not_list() {
+    let dir = workspace(&[("target.txt", "x\n")]);
+    std::os::unix::fs::symlink("target.txt", dir.path().join("link.txt")).unwrap();
+    let out = run(dir.path(), &["glob", "link*"], "");
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (
+            Some(1),
+            "no files matching 'link*' under . (1 matching symlink not listed, since links are not \
+             followed: ls shows it, and read takes a link to a file inside the workspace)\n",
+            ""
+        )
+    );
+}

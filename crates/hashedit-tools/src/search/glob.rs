@@ -206,9 +206,10 @@ fn collect_paths(
         scope.target.join(&prefix)
     };
     let (stop, ignored) = visit_counting_ignored(&walk_root, &rules, limits, |item| {
-        let (file, special) = match item {
-            WalkItem::File(file) => (file, false),
-            WalkItem::Special(file) => (file, true),
+        let (file, kind) = match item {
+            WalkItem::File(file) => (file, Listed::File),
+            WalkItem::Special(file) => (file, Listed::Special),
+            WalkItem::Symlink(file) => (file, Listed::Symlink),
             WalkItem::Unreadable { directory } => {
                 if directory {
                     skipped.unreadable_dirs += 1;
@@ -227,9 +228,16 @@ fn collect_paths(
         if matched == GlobMatch::No {
             return ControlFlow::Continue(());
         }
-        if special {
-            skipped.special += 1;
-            return ControlFlow::Continue(());
+        match kind {
+            Listed::File => {}
+            Listed::Special => {
+                skipped.special += 1;
+                return ControlFlow::Continue(());
+            }
+            Listed::Symlink => {
+                skipped.symlinks += 1;
+                return ControlFlow::Continue(());
+            }
         }
         // One path past the cap proves there is more to see.
         if paths.len() == max_results {
@@ -243,6 +251,14 @@ fn collect_paths(
     });
     skipped.ignored = ignored;
     (paths, stop)
+}
+
+/// What a walked entry is, for [`collect_paths`]: only files are listed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Listed {
+    File,
+    Special,
+    Symlink,
 }
 
 /// The leading directories of `pattern` that hold no glob syntax and
@@ -337,6 +353,8 @@ impl GlobFilter {
 struct GlobSkipped {
     /// FIFOs, sockets and devices whose path matched the pattern.
     special: usize,
+    /// Symbolic links whose path matched the pattern (not followed).
+    symlinks: usize,
     /// Directories that could not be read (their contents were not seen).
     unreadable_dirs: usize,
     /// Other entries that could not be examined.
@@ -356,6 +374,14 @@ impl GlobSkipped {
                 plural(self.special, "special file", "special files")
             )
         });
+        let symlinks = (self.symlinks > 0).then(|| {
+            format!(
+                "{} not listed, since links are not followed: list_dir shows {}, and read_file takes a \
+                 link to a file inside the workspace",
+                plural(self.symlinks, "matching symlink", "matching symlinks"),
+                if self.symlinks == 1 { "it" } else { "them" }
+            )
+        });
         let entries = (self.unreadable > 0).then(|| {
             format!(
                 "{} skipped",
@@ -364,6 +390,7 @@ impl GlobSkipped {
         });
         [
             special,
+            symlinks,
             unreadable_dirs_reason(self.unreadable_dirs),
             entries,
             ignored_reason(self.ignored),
@@ -484,6 +511,7 @@ pub fn glob_with(
         "stop": stop_name,
         "skipped": {
             "special": skipped.special,
+            "symlinks": skipped.symlinks,
             "unreadable_dirs": skipped.unreadable_dirs,
             "unreadable": skipped.unreadable,
             "ignored": skipped.ignored,

@@ -10,9 +10,10 @@
 //!   [`is_temp_leftover`]) are skipped unless every hidden entry is asked
 //!   for (then they are shown, so what a killed process left can be found); its `.bak` backups are not, since one can be the only complete
 //!   copy of a file's earlier content;
-//! * symbolic links are neither followed nor yielded, whether they point at
-//!   files or directories, so a link inside the workspace can never expose
-//!   anything outside it (handed case B19);
+//! * symbolic links are never followed, whether they point at files or
+//!   directories, so a link inside the workspace can never expose anything
+//!   outside it (handed case B19); each is yielded as [`WalkItem::Symlink`]
+//!   (its name only) so `glob` can count the ones it would have listed;
 //! * order is depth-first with the entries of each directory sorted by
 //!   byte-wise file name, so files and directories interleave by name;
 //! * regular files are yielded; FIFOs, sockets and devices are yielded as
@@ -74,6 +75,8 @@ pub(crate) enum WalkItem {
     File(WalkedFile),
     /// A FIFO, socket or block or character device (not opened).
     Special(WalkedFile),
+    /// A symbolic link (not followed: neither read nor entered).
+    Symlink(WalkedFile),
     /// An entry the walk could not read. `directory` is true when it is a
     /// directory (e.g. one without permission), whose contents were then
     /// not visited.
@@ -234,17 +237,20 @@ pub(crate) fn visit_counting_ignored(
                 if counting {
                     walked.insert(entry.path().to_path_buf());
                 }
-                // Directories are entered, symlinks never yielded.
-                if file_type.is_dir() || file_type.is_symlink() {
+                // Directories are entered; symlinks are named, not followed.
+                if file_type.is_dir() {
                     continue;
                 }
                 let regular = file_type.is_file();
+                let link = file_type.is_symlink();
                 let absolute = entry.into_path();
                 let Some(relative) = relative_path(target, &absolute) else {
                     continue;
                 };
                 let file = WalkedFile { absolute, relative };
-                if regular {
+                if link {
+                    WalkItem::Symlink(file)
+                } else if regular {
                     WalkItem::File(file)
                 } else {
                     WalkItem::Special(file)

@@ -294,7 +294,7 @@ fn special_files_are_refused_as_targets_and_reported_in_walks() {
     );
     assert_eq!(
         out.structured["skipped"],
-        json!({"special": 1, "unreadable_dirs": 0, "unreadable": 0, "ignored": 0})
+        json!({"special": 1, "symlinks": 0, "unreadable_dirs": 0, "unreadable": 0, "ignored": 0})
     );
     // Special files the pattern does not select are not mentioned.
     assert_eq!(run(&ws, ".", &args("a.*")).text, "a.rs\n\n1 file");
@@ -343,4 +343,27 @@ fn names_equal_under_unicode_normalisation_match_and_are_listed_as_stored() {
     // An excluding glob leaves out the look-alike too.
     let g = PathGlob::compile("!caf\u{e9}.md").unwrap();
     assert!(!g.matches("cafe\u{301}.md") && g.matches("plain.md"));
+}
+
+#[cfg(unix)]
+#[test]
+fn matching_symlinks_are_counted_not_listed() {
+    // Break-it pass: `glob 'link*'` said "no files matching" about a
+    // link that ls lists and read follows.
+    let ws = Ws::new(&[("target.txt", b"x\n")]);
+    std::os::unix::fs::symlink("target.txt", ws.path("link.txt")).unwrap();
+    std::os::unix::fs::symlink("target.txt", ws.path("other")).unwrap();
+    let out = run(&ws, ".", &args("link*"));
+    assert_eq!(
+        out.text,
+        "no files matching 'link*' under . (1 matching symlink not listed, since links are not \
+         followed: list_dir shows it, and read_file takes a link to a file inside the workspace)"
+    );
+    assert_eq!(out.structured["skipped"]["symlinks"], json!(1));
+    let out = run(&ws, ".", &args("*"));
+    assert_eq!(
+        out.text,
+        "target.txt\n\n1 file (2 matching symlinks not listed, since links are not followed: list_dir \
+         shows them, and read_file takes a link to a file inside the workspace)"
+    );
 }

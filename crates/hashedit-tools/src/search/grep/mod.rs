@@ -193,7 +193,7 @@ fn search_counting(
                     ControlFlow::Continue(())
                 }
             }
-            WalkItem::Special(_) => ControlFlow::Continue(()),
+            WalkItem::Special(_) | WalkItem::Symlink(_) => ControlFlow::Continue(()),
         })
     })
 }

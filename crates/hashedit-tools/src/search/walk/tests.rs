@@ -119,13 +119,22 @@ fn hidden_root_is_entered() {
 
 #[cfg(unix)]
 #[test]
-fn never_yields_symlinks() {
+fn never_follows_symlinks_and_names_them_apart() {
     let outside = Ws::new(&[("secret.txt", b"host"), ("dir/inner.txt", b"host")]);
     let ws = Ws::new(&[("real.txt", b"x")]);
     std::os::unix::fs::symlink(outside.path("secret.txt"), ws.path("leak")).unwrap();
     std::os::unix::fs::symlink(outside.path("dir"), ws.path("out")).unwrap();
     std::os::unix::fs::symlink(ws.path("real.txt"), ws.path("inside-link")).unwrap();
     assert_eq!(names(&ws.root, true), ["real.txt"]);
+    let limits = Limits::start(&SearchOptions::default());
+    let mut links = Vec::new();
+    visit_files(&ws.root, true, &limits, |item| {
+        if let WalkItem::Symlink(f) = item {
+            links.push(f.relative);
+        }
+        ControlFlow::Continue(())
+    });
+    assert_eq!(links, ["inside-link", "leak", "out"]);
 }
 
 #[test]
@@ -169,6 +178,7 @@ fn special_files_are_yielded_apart_and_never_opened() {
         items.push(match item {
             WalkItem::File(f) => format!("file {}", f.relative),
             WalkItem::Special(f) => format!("special {}", f.relative),
+            WalkItem::Symlink(f) => format!("symlink {}", f.relative),
             WalkItem::Unreadable { directory } => format!("unreadable {directory}"),
         });
         ControlFlow::Continue(())
