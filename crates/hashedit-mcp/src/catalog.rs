@@ -302,17 +302,17 @@ Read a UTF-8 text file as numbered rows under its snapshot header.
 
 The reply starts with a header line [path#TAG], then one row N:text per line: N is the 1-based line number and everything after the first colon is the line's exact text. TAG fingerprints the whole file, even when only a window is shown. To change the file, copy the header exactly into an edit document and address lines by these numbers.
 
-offset and limit select a window of a long file; a footer then says which lines were shown out of how many. Binary and non-UTF-8 files are refused and get no tag; images are described by type and size.";
+offset and limit select a window; a footer then says which lines of how many were shown. Binary and non-UTF-8 files are refused and get no tag; images are described by type and size.";
 
 const GREP_DESCRIPTION: &str = "\
 Search file contents with a regular expression (Rust syntax, matched one line at a time; literal=true for plain text).
 
-In content mode (the default) each matching file appears as a header [path#TAG] followed by rows N | text. The header and line numbers are a real snapshot: you may edit the file from them without reading it first. The text after | is a preview that long lines shorten, so read the file when you need a line's exact text. files_with_matches lists paths; count prints path:count.
+In content mode (the default) each matching file appears as a header [path#TAG] followed by rows N | text. The header and line numbers are a real snapshot: you may edit the file from them without reading it first. The text after | is a preview (long lines are shortened); read the file for a line's exact text. files_with_matches lists paths; count prints path:count.
 
-Ignored files are skipped unless no_ignore=true, hidden ones unless include_hidden=true or the glob names them; binary, non-UTF-8 and very large files are skipped and counted in the summary, which also says when a cap was reached.";
+Ignored files are skipped unless no_ignore=true, hidden ones unless include_hidden=true or the glob names them; binary, non-UTF-8 and very large files are skipped and counted in the summary, which also names any cap reached.";
 
 const GLOB_DESCRIPTION: &str = "\
-Find files whose path matches a glob, listed relative to the workspace root in directory order. * and ? match within one path segment, ** across directories; a pattern without / matches at any depth (\"*.rs\" finds every Rust file, \"src/*.rs\" only those directly in src). Ignored files are skipped unless no_ignore=true or the pattern names their directory (\"build/**\"), hidden ones unless include_hidden=true or the pattern names them (\".github/*\").";
+Find files whose path matches a glob, listed relative to the workspace root. * and ? match within one path segment, ** across directories; a pattern without / matches at any depth (\"*.rs\" finds every Rust file). Ignored files are skipped unless no_ignore=true or the pattern names their directory (\"build/**\"), hidden ones unless include_hidden=true or the pattern names them (\".github/*\").";
 
 const LIST_DIR_DESCRIPTION: &str = "\
 List one directory of the workspace (\".\" is the root), sorted by name; subdirectories end with /.";

@@ -154,7 +154,7 @@ async fn discover_and_per_request_metadata_for_2026_07_28() {
 }
 
 /// Rho's input schemas (reference-rho.md §3–§7), verbatim, plus our
-/// optional `tag` on write.
+/// optional `tag` on write and `include_hidden` on list_dir.
 fn rho_schemas() -> Vec<(&'static str, Value)> {
     let parse = |s: &str| serde_json::from_str::<Value>(s).unwrap();
     vec![
@@ -179,7 +179,7 @@ fn rho_schemas() -> Vec<(&'static str, Value)> {
         (
             "list_dir",
             parse(
-                r#"{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}"#,
+                r#"{"type":"object","properties":{"path":{"type":"string"},"include_hidden":{"type":"boolean"}},"required":["path"]}"#,
             ),
         ),
         (

@@ -98,6 +98,21 @@ async fn grep_glob_and_list_dir() {
     assert_eq!(ls.ok(), "notes.md\nsrc/");
     let ls = call(&client, "list_dir", json!({"path": "src"})).await;
     assert_eq!(ls.ok(), "a.rs\ndeep/");
+    // A killed write's temp file: counted, and shown with include_hidden.
+    std::fs::write(fixture.path("src/.hashedit-0123456789abcdef.tmp"), "x").unwrap();
+    let ls = call(&client, "list_dir", json!({"path": "src"})).await;
+    assert_eq!(
+        ls.ok(),
+        "a.rs\ndeep/\n\n(1 hidden entry not shown: unfinished temp file of a killed write; \
+         include_hidden=true shows it)"
+    );
+    let ls = call(
+        &client,
+        "list_dir",
+        json!({"path": "src", "include_hidden": true}),
+    )
+    .await;
+    assert_eq!(ls.ok(), ".hashedit-0123456789abcdef.tmp\na.rs\ndeep/");
     finish(client, server).await;
 }
 

@@ -126,12 +126,8 @@ pub struct GlobArgs {
 pub struct ListDirArgs {
     /// Directory; "." is the workspace root.
     pub path: String,
-    /// Also list hashedit's unfinished temp files (`.hashedit-<16
-    /// hex>.tmp`) that a killed process left. The CLI's `ls --hidden`; not
-    /// part of the MCP schema.
-    #[serde(skip)]
-    #[schemars(skip)]
-    pub include_leftovers: bool,
+    /// Also list temp files of killed writes.
+    pub include_hidden: Option<bool>,
 }
 
 /// `write` arguments. `content` is written byte for byte; with `tag`, the

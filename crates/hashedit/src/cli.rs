@@ -742,7 +742,7 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             cx,
             &ListDirArgs {
                 path: path.as_deref().map_or_else(|| ".".into(), path_text),
-                include_leftovers: hidden,
+                include_hidden: Some(hidden),
             },
         )),
         Command::Write { path, tag, force } => {

@@ -907,3 +907,32 @@ fn glob_counts_a_matching_symlink_it_does_not_list() {
         )
     );
 }
+
+#[test]
+fn ls_and_glob_say_how_many_hidden_leftovers_they_did_not_show() {
+    let dir = workspace(&[(".hashedit-0123456789abcdef.tmp", "x")]);
+    let out = run(dir.path(), &["ls"], "");
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (
+            Some(0),
+            "(empty directory)\n\n(1 hidden entry not shown: unfinished temp file of a killed write; \
+             --hidden shows it)\n",
+            ""
+        )
+    );
+    let out = run(dir.path(), &["glob", "*.tmp"], "");
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (
+            Some(1),
+            "no files matching '*.tmp' under . (1 hidden entry not shown, which --hidden shows)\n",
+            ""
+        )
+    );
+    let out = run(dir.path(), &["ls", "--hidden"], "");
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (Some(0), ".hashedit-0123456789abcdef.tmp\n")
+    );
+}

@@ -617,12 +617,23 @@ fn leftovers_of_a_killed_process_show_with_hidden() {
         ("sub/.hashedit-fedcba9876543210.tmp", "partial"),
     ]);
     let root = dir.path();
-    assert_eq!(run(root, &["ls"], "").stdout, "a.txt\nsub/\n");
+    assert_eq!(
+        run(root, &["ls"], "").stdout,
+        "a.txt\nsub/\n\n(1 hidden entry not shown: unfinished temp file of a killed write; --hidden \
+         shows it)\n"
+    );
     assert_eq!(
         run(root, &["ls", "--hidden"], "").stdout,
         ".hashedit-0123456789abcdef.tmp\na.txt\nsub/\n"
     );
-    assert_eq!(run(root, &["glob", "*.tmp"], "").code, Some(1));
+    let out = run(root, &["glob", "*.tmp"], "");
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (
+            Some(1),
+            "no files matching '*.tmp' under . (2 hidden entries not shown, which --hidden shows)\n"
+        )
+    );
     assert_eq!(
         run(root, &["glob", "--hidden", "*.tmp"], "").stdout,
         ".hashedit-0123456789abcdef.tmp\nsub/.hashedit-fedcba9876543210.tmp\n\n2 files\n"

@@ -52,7 +52,8 @@ fn pinned_input_schema(tool: ToolName) -> JsonObject {
         ),
         ToolName::ListDir => (
             json!({
-                "path": {"type": "string", "description": "Directory; \".\" is the workspace root."}
+                "path": {"type": "string", "description": "Directory; \".\" is the workspace root."},
+                "include_hidden": {"type": "boolean", "description": "Also list temp files of killed writes."}
             }),
             json!(["path"]),
         ),

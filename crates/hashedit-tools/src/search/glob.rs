@@ -210,6 +210,7 @@ fn collect_paths(
             WalkItem::File(file) => (file, Listed::File),
             WalkItem::Special(file) => (file, Listed::Special),
             WalkItem::Symlink(file) => (file, Listed::Symlink),
+            WalkItem::Hidden(file) => (file, Listed::Hidden),
             WalkItem::Unreadable { directory } => {
                 if directory {
                     skipped.unreadable_dirs += 1;
@@ -238,6 +239,10 @@ fn collect_paths(
                 skipped.symlinks += 1;
                 return ControlFlow::Continue(());
             }
+            Listed::Hidden => {
+                skipped.hidden += 1;
+                return ControlFlow::Continue(());
+            }
         }
         // One path past the cap proves there is more to see.
         if paths.len() == max_results {
@@ -259,6 +264,7 @@ enum Listed {
     File,
     Special,
     Symlink,
+    Hidden,
 }
 
 /// The leading directories of `pattern` that hold no glob syntax and
@@ -355,6 +361,9 @@ struct GlobSkipped {
     special: usize,
     /// Symbolic links whose path matched the pattern (not followed).
     symlinks: usize,
+    /// Hidden entries whose path matched the pattern, kept out by the
+    /// hidden rule (a hidden directory counts once, not entered).
+    hidden: usize,
     /// Directories that could not be read (their contents were not seen).
     unreadable_dirs: usize,
     /// Other entries that could not be examined.
@@ -382,6 +391,12 @@ impl GlobSkipped {
                 if self.symlinks == 1 { "it" } else { "them" }
             )
         });
+        let hidden = (self.hidden > 0).then(|| {
+            format!(
+                "{} not shown, which include_hidden=true shows",
+                plural(self.hidden, "hidden entry", "hidden entries")
+            )
+        });
         let entries = (self.unreadable > 0).then(|| {
             format!(
                 "{} skipped",
@@ -391,6 +406,7 @@ impl GlobSkipped {
         [
             special,
             symlinks,
+            hidden,
             unreadable_dirs_reason(self.unreadable_dirs),
             entries,
             ignored_reason(self.ignored),
@@ -512,6 +528,7 @@ pub fn glob_with(
         "skipped": {
             "special": skipped.special,
             "symlinks": skipped.symlinks,
+            "hidden": skipped.hidden,
             "unreadable_dirs": skipped.unreadable_dirs,
             "unreadable": skipped.unreadable,
             "ignored": skipped.ignored,

@@ -58,6 +58,7 @@ pub fn list_dir_with(
     let reader =
         std::fs::read_dir(scope.target).map_err(|e| ToolError::io("list", scope.display, &e))?;
     let mut entries = Vec::new();
+    let mut leftovers = 0usize;
     for entry in reader {
         if options.cancel.as_ref().is_some_and(|c| c.is_cancelled()) {
             return Err(ToolError::new(
@@ -71,6 +72,7 @@ pub fn list_dir_with(
             && file_type.as_ref().is_ok_and(std::fs::FileType::is_file)
             && is_temp_leftover(&entry.file_name())
         {
+            leftovers += 1;
             continue;
         }
         let name = crate::workspace::os_to_raw(&entry.file_name()).into_owned();
@@ -88,23 +90,36 @@ pub fn list_dir_with(
     }
     entries.sort_by(|a, b| a.shown.as_bytes().cmp(b.shown.as_bytes()));
 
+    let hidden_note = leftovers_note(leftovers);
     if entries.is_empty() {
-        let structured =
-            json!({"path": scope.display, "entries": [], "total": 0, "truncated": false});
+        let structured = json!({"path": scope.display, "entries": [], "total": 0, "truncated": false,
+            "hidden": leftovers});
+        let text = match &hidden_note {
+            Some(note) => format!("{EMPTY_DIRECTORY}\n\n{note}"),
+            None => EMPTY_DIRECTORY.to_string(),
+        };
         return Ok(Outcome::new(
-            truncate_to_budget(EMPTY_DIRECTORY.to_string(), max_output_bytes),
+            truncate_to_budget(text, max_output_bytes),
             structured,
         ));
     }
     let rows: Vec<&str> = entries.iter().map(|e| e.shown.as_str()).collect();
-    let full = rows.join("\n");
+    let mut full = rows.join("\n");
+    if let Some(note) = &hidden_note {
+        full.push_str("\n\n");
+        full.push_str(note);
+    }
     let units: Vec<usize> = rows.iter().map(|row| row.len() + 1).collect();
     let notice = |shown: usize| {
-        format!(
+        let notice = format!(
             "{shown} of {} entries shown ({})",
             entries.len(),
             budget_reason(max_output_bytes, NARROW)
-        )
+        );
+        match &hidden_note {
+            Some(note) => format!("{notice}\n{note}"),
+            None => notice,
+        }
     };
     let (text, shown) = if full.len() <= max_output_bytes {
         (full, entries.len())
@@ -129,11 +144,29 @@ pub fn list_dir_with(
         "entries": listed,
         "total": entries.len(),
         "truncated": shown < entries.len(),
+        "hidden": leftovers,
     });
     Ok(Outcome::new(
         truncate_to_budget(text, max_output_bytes),
         structured,
     ))
+}
+
+/// The line under a listing that left out `leftovers` unfinished temp
+/// files (FORMAT.md §8.1); `None` when there are none.
+fn leftovers_note(leftovers: usize) -> Option<String> {
+    (leftovers > 0).then(|| {
+        format!(
+            "({} not shown: unfinished temp {} of a killed write; include_hidden=true shows {})",
+            if leftovers == 1 {
+                "1 hidden entry".to_string()
+            } else {
+                format!("{leftovers} hidden entries")
+            },
+            if leftovers == 1 { "file" } else { "files" },
+            if leftovers == 1 { "it" } else { "them" }
+        )
+    })
 }
 
 #[cfg(test)]

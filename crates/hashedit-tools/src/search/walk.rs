@@ -77,6 +77,9 @@ pub(crate) enum WalkItem {
     Special(WalkedFile),
     /// A symbolic link (not followed: neither read nor entered).
     Symlink(WalkedFile),
+    /// A hidden entry (file or directory, never `.git`) the hidden rule
+    /// kept out, or one of hashedit's temp leftovers; not entered.
+    Hidden(WalkedFile),
     /// An entry the walk could not read. `directory` is true when it is a
     /// directory (e.g. one without permission), whose contents were then
     /// not visited.
@@ -218,11 +221,25 @@ pub(crate) fn visit_counting_ignored(
     let mut walked: HashSet<PathBuf> = HashSet::new();
     let mut builder = rules.builder(target, rules.ignore);
     let admit = rules.clone();
-    builder.filter_entry(move |entry| !never_walked(entry, &admit.hidden) && admit.admits(entry));
+    let kept_out: Arc<std::sync::Mutex<Vec<PathBuf>>> = Arc::default();
+    let record = Arc::clone(&kept_out);
+    builder.filter_entry(move |entry| {
+        let walked = !never_walked(entry, &admit.hidden) && admit.admits(entry);
+        if !walked
+            && entry.file_name() != ".git"
+            && let Ok(mut kept_out) = record.lock()
+        {
+            kept_out.push(entry.path().to_path_buf());
+        }
+        walked
+    });
 
     let mut seen = 0usize;
     for entry in builder.build() {
         if let Some(stop) = limits.check() {
+            return (Some(stop), 0);
+        }
+        if let ControlFlow::Break(stop) = visit_kept_out(target, &kept_out, &mut visit) {
             return (Some(stop), 0);
         }
         seen += 1;
@@ -269,12 +286,35 @@ pub(crate) fn visit_counting_ignored(
             return (Some(stop), 0);
         }
     }
+    if let ControlFlow::Break(stop) = visit_kept_out(target, &kept_out, &mut visit) {
+        return (Some(stop), 0);
+    }
     let ignored = if counting {
         count_ignored(target, rules, limits, walked)
     } else {
         0
     };
     (None, ignored)
+}
+
+/// Visits, as [`WalkItem::Hidden`], the entries the walk's filter kept
+/// out since the last call (and forgets them).
+fn visit_kept_out(
+    target: &Path,
+    kept_out: &std::sync::Mutex<Vec<PathBuf>>,
+    visit: &mut impl FnMut(WalkItem) -> ControlFlow<Stop>,
+) -> ControlFlow<Stop> {
+    let hidden: Vec<PathBuf> = kept_out
+        .lock()
+        .map(|mut kept_out| std::mem::take(&mut *kept_out))
+        .unwrap_or_default();
+    for absolute in hidden {
+        let Some(relative) = relative_path(target, &absolute) else {
+            continue;
+        };
+        visit(WalkItem::Hidden(WalkedFile { absolute, relative }))?;
+    }
+    ControlFlow::Continue(())
 }
 
 /// Entries directly inside the directories of `walked` (every path the

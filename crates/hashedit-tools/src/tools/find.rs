@@ -188,7 +188,7 @@ pub fn glob(cx: &ToolContext, args: &GlobArgs) -> ToolResult<Outcome> {
 pub fn list_dir(cx: &ToolContext, args: &ListDirArgs) -> ToolResult<Outcome> {
     let ws = cx.ws;
     let options = SearchOptions {
-        leftovers: if args.include_leftovers {
+        leftovers: if args.include_hidden.unwrap_or(false) {
             Leftovers::Show
         } else {
             Leftovers::Hide

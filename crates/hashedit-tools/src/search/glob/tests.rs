@@ -50,7 +50,8 @@ fn ignored_and_hidden_are_excluded_by_default() {
     let out = run(&ws, ".", &args("*.rs"));
     assert_eq!(
         out.text,
-        "kept.rs\n\n1 file (1 entry skipped by .gitignore/.ignore rules, which no_ignore lifts)"
+        "kept.rs\n\n1 file (1 hidden entry not shown, which include_hidden=true shows; 1 entry skipped by \
+         .gitignore/.ignore rules, which no_ignore lifts)"
     );
     assert_eq!(out.structured["paths"], json!(["kept.rs"]));
     assert_eq!(out.structured["stop"], json!(null));
@@ -294,7 +295,7 @@ fn special_files_are_refused_as_targets_and_reported_in_walks() {
     );
     assert_eq!(
         out.structured["skipped"],
-        json!({"special": 1, "symlinks": 0, "unreadable_dirs": 0, "unreadable": 0, "ignored": 0})
+        json!({"special": 1, "symlinks": 0, "hidden": 0, "unreadable_dirs": 0, "unreadable": 0, "ignored": 0})
     );
     // Special files the pattern does not select are not mentioned.
     assert_eq!(run(&ws, ".", &args("a.*")).text, "a.rs\n\n1 file");
@@ -365,5 +366,31 @@ fn matching_symlinks_are_counted_not_listed() {
         out.text,
         "target.txt\n\n1 file (2 matching symlinks not listed, since links are not followed: list_dir \
          shows them, and read_file takes a link to a file inside the workspace)"
+    );
+}
+
+#[test]
+fn hidden_entries_the_pattern_matches_are_counted() {
+    // Break-it pass: `glob '*.tmp'` said "no files matching" about a temp
+    // file a killed write left, with no hint.
+    let ws = Ws::new(&[(".hashedit-0123456789abcdef.tmp", b"x"), ("a.txt", b"")]);
+    std::fs::create_dir(ws.path(".git")).unwrap();
+    ws.write(".git/x.tmp", b"");
+    assert_eq!(
+        run(&ws, ".", &args("*.tmp")).text,
+        "no files matching '*.tmp' under . (1 hidden entry not shown, which include_hidden=true shows)"
+    );
+    // `.git` is never walked, so never counted.
+    assert_eq!(
+        run(&ws, ".", &args("x*")).text,
+        "no files matching 'x*' under ."
+    );
+    let hidden = GlobArgs {
+        include_hidden: Some(true),
+        ..args("*.tmp")
+    };
+    assert_eq!(
+        run(&ws, ".", &hidden).text,
+        ".hashedit-0123456789abcdef.tmp\n\n1 file"
     );
 }

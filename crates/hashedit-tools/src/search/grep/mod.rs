@@ -193,7 +193,9 @@ fn search_counting(
                     ControlFlow::Continue(())
                 }
             }
-            WalkItem::Special(_) | WalkItem::Symlink(_) => ControlFlow::Continue(()),
+            WalkItem::Special(_) | WalkItem::Symlink(_) | WalkItem::Hidden(_) => {
+                ControlFlow::Continue(())
+            }
         })
     })
 }

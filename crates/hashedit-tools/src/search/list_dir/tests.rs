@@ -43,13 +43,20 @@ fn hashedit_temp_leftovers_are_not_listed_but_backups_are() {
     let out = ls(&ws, ".", 64_000).unwrap();
     assert_eq!(
         out.text,
-        ".hashedit-fedcba9876543210.bak\n.hashedit-notes.tmp\na.txt"
+        ".hashedit-fedcba9876543210.bak\n.hashedit-notes.tmp\na.txt\n\n(1 hidden entry not shown: \
+         unfinished temp file of a killed write; include_hidden=true shows it)"
     );
     assert_eq!(out.structured["total"], json!(3));
-    // Only leftovers: the directory reads as empty.
+    assert_eq!(out.structured["hidden"], json!(1));
+    // Break-it pass: only leftovers read as "(empty directory)", no hint.
     std::fs::create_dir(ws.path("d")).unwrap();
     ws.write("d/.hashedit-00000000000000ff.tmp", b"");
-    assert_eq!(ls(&ws, "d", 64_000).unwrap().text, "(empty directory)");
+    ws.write("d/.hashedit-00000000000000fe.tmp", b"");
+    assert_eq!(
+        ls(&ws, "d", 64_000).unwrap().text,
+        "(empty directory)\n\n(2 hidden entries not shown: unfinished temp files of a killed write; \
+         include_hidden=true shows them)"
+    );
 }
 
 #[test]

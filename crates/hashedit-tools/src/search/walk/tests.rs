@@ -179,6 +179,7 @@ fn special_files_are_yielded_apart_and_never_opened() {
             WalkItem::File(f) => format!("file {}", f.relative),
             WalkItem::Special(f) => format!("special {}", f.relative),
             WalkItem::Symlink(f) => format!("symlink {}", f.relative),
+            WalkItem::Hidden(f) => format!("hidden {}", f.relative),
             WalkItem::Unreadable { directory } => format!("unreadable {directory}"),
         });
         ControlFlow::Continue(())
