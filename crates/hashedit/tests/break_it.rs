@@ -936,3 +936,18 @@ fn ls_and_glob_say_how_many_hidden_leftovers_they_did_not_show() {
         (Some(0), ".hashedit-0123456789abcdef.tmp\n")
     );
 }
+
+#[test]
+fn grep_of_a_named_binary_file_says_it_is_binary() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("bin.dat"), b"bin\0dat").unwrap();
+    let out = run(dir.path(), &["grep", "bin", "bin.dat"], "");
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (
+            Some(1),
+            "bin.dat is binary (a NUL byte at offset 3); not searched\n",
+            ""
+        )
+    );
+}

@@ -35,6 +35,9 @@ struct Hit {
 #[derive(Debug, Default, Clone, Copy)]
 struct Skipped {
     binary: usize,
+    /// Where the last binary file skipped has its first NUL byte (what a
+    /// search of one named file reports).
+    nul_offset: Option<u64>,
     not_utf8: usize,
     too_large: usize,
     unreadable: usize,
@@ -47,7 +50,10 @@ struct Skipped {
 impl Skipped {
     fn add(&mut self, skip: Skip) {
         match skip {
-            Skip::Binary => self.binary += 1,
+            Skip::Binary { offset } => {
+                self.binary += 1;
+                self.nul_offset = Some(offset);
+            }
             Skip::NotUtf8 => self.not_utf8 += 1,
             Skip::TooLarge => self.too_large += 1,
             Skip::Unreadable => self.unreadable += 1,
@@ -352,6 +358,16 @@ impl Answer<'_, '_> {
                 self.collector.display,
                 crate::search::MAX_NAMED_GREP_FILE_BYTES / (1024 * 1024)
             ));
+        }
+        if let Some(offset) = self.collector.skipped.nul_offset.filter(|_| {
+            self.hits().is_empty()
+                && self.collector.file_target
+                && self.collector.skipped.binary > 0
+        }) {
+            return format!(
+                "{} is binary (a NUL byte at offset {offset}); not searched",
+                self.collector.display
+            );
         }
         if self.hits().is_empty() {
             return self.with_note(with_reasons(

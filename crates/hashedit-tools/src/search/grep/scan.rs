@@ -21,7 +21,10 @@ use crate::search::{
 /// Why a file (or directory) was not searched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Skip {
-    Binary,
+    /// A NUL byte at `offset`.
+    Binary {
+        offset: u64,
+    },
     NotUtf8,
     TooLarge,
     Unreadable,
@@ -166,7 +169,7 @@ impl<'a> Scanner<'a> {
         let bytes = &self.buffer[..];
         match check_text(bytes) {
             Ok(()) => {}
-            Err(DecodeError::Binary { .. }) => return Scan::Skipped(Skip::Binary),
+            Err(DecodeError::Binary { offset }) => return Scan::Skipped(Skip::Binary { offset }),
             // Any other refusal of the core is "not UTF-8 text" too.
             Err(DecodeError::NotUtf8 { .. } | DecodeError::UnsupportedEncoding { .. } | _) => {
                 return Scan::Skipped(Skip::NotUtf8);

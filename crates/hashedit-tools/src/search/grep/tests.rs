@@ -1335,3 +1335,19 @@ fn one_huge_context_row_is_elided_and_the_match_is_shown() {
         )
     );
 }
+
+#[test]
+fn a_named_binary_file_is_reported_as_binary_not_as_without_matches() {
+    // Break-it pass: "no matches for 'bin' under bin.dat (1 file
+    // skipped: 1 binary)".
+    let ws = Ws::new(&[("bin.dat", b"bin\0dat"), ("a.txt", b"x\n")]);
+    assert_eq!(
+        text(&ws, "bin.dat", &args("bin")),
+        "bin.dat is binary (a NUL byte at offset 3); not searched"
+    );
+    // A walk still counts it among the skipped.
+    assert_eq!(
+        text(&ws, ".", &args("bin")),
+        "no matches for 'bin' under . (1 file skipped: 1 binary)"
+    );
+}
