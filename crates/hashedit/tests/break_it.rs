@@ -6,39 +6,7 @@ use std::fs;
 use std::path::Path;
 
 mod run_cli;
-use run_cli::run_hashedit;
-
-/// What one run of the binary printed and returned.
-#[derive(Debug)]
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs `hashedit --root ROOT ARGS…` with `stdin` piped in, no registry.
-fn run(root: &Path, args: &[&str], stdin: &str) -> Run {
-    let out = run_hashedit(root, args, Some(stdin), "off");
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn workspace(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, content) in files {
-        let path = dir.path().join(name);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, content).unwrap();
-    }
-    dir
-}
-
-fn tag(bytes: &[u8]) -> String {
-    hashedit_core::TagScheme::Rho.tag_of(bytes).to_string()
-}
+use run_cli::{Run, run, run_hashedit, tag, workspace};
 
 #[test]
 fn a_tiny_output_budget_never_cuts_the_snapshot_header() {

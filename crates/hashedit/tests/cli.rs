@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 mod run_cli;
-use run_cli::run_hashedit;
+use run_cli::{run_hashedit, workspace};
 
 fn hashedit(root: &Path, args: &[&str], stdin: Option<&str>) -> Output {
     hashedit_with_registry(root, args, stdin, Path::new("off"))
@@ -29,16 +29,6 @@ fn stdout(out: &Output) -> String {
 /// What a failing command printed: errors go to stderr.
 fn stderr(out: &Output) -> String {
     String::from_utf8(out.stderr.clone()).unwrap()
-}
-
-fn workspace(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, content) in files {
-        let path = dir.path().join(name);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, content).unwrap();
-    }
-    dir
 }
 
 #[test]

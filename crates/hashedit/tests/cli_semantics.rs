@@ -8,39 +8,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 mod run_cli;
-use run_cli::run_hashedit;
-
-/// What one run of the binary printed and returned.
-#[derive(Debug)]
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs `hashedit --root ROOT ARGS…` with `stdin` piped in.
-fn run(root: &Path, args: &[&str], stdin: &str) -> Run {
-    let out = run_hashedit(root, args, Some(stdin), "off");
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn workspace(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, content) in files {
-        let path = dir.path().join(name);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, content).unwrap();
-    }
-    dir
-}
-
-fn tag(bytes: &[u8]) -> String {
-    hashedit_core::TagScheme::Rho.tag_of(bytes).to_string()
-}
+use run_cli::{run, tag, workspace};
 
 const GIT_REFUSAL: &str = "is inside .git/, version-control internals, which hashedit never writes \
      (a hook or config written there can run code); nothing was written. Reading it is allowed; changing \
