@@ -51,7 +51,7 @@ pub fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .ancestors()
         .nth(2)
-        .expect("crates/hashedit-peers sits two levels below the repository root")
+        .expect("harness/hashedit-peers sits two levels below the repository root")
         .to_path_buf()
 }
 

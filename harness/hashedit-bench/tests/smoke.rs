@@ -39,7 +39,7 @@ fn bench_smoke_produces_its_table() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"))
         .ancestors()
         .nth(2)
-        .expect("crates/hashedit-bench sits two levels below the repository root");
+        .expect("harness/hashedit-bench sits two levels below the repository root");
     let out = tempfile::tempdir().expect("a temporary directory");
     let started = Instant::now();
     let run = Command::new("python3")
