@@ -12,7 +12,7 @@
 
 use std::sync::Arc;
 
-use rmcp::model::{JsonObject, Tool, ToolAnnotations};
+use rmcp::model::{JsonObject, MetaObject, Tool, ToolAnnotations};
 use serde_json::{Value, json};
 
 use hashedit_tools::{
@@ -171,12 +171,22 @@ impl CatalogEntry for ToolName {
             Arc::new(self.input_schema()),
         )
         .with_title(self.title())
-        .with_annotations(self.annotations());
+        .with_annotations(self.annotations())
+        .with_meta(always_load());
         match shape {
             StructuredContent::Off => tool,
             StructuredContent::On => tool.with_raw_output_schema(Arc::new(self.output_schema())),
         }
     }
+}
+
+/// Each tool's `_meta`: `anthropic/alwaysLoad` true, so that Claude Code
+/// offers the tools to the model up front instead of behind its ToolSearch
+/// tool (which shows the model only their names); other clients ignore it.
+fn always_load() -> MetaObject {
+    let mut meta = JsonObject::new();
+    meta.insert("anthropic/alwaysLoad".into(), json!(true));
+    MetaObject(meta)
 }
 
 /// The published input schema of the argument struct `T`, derived from
@@ -270,13 +280,13 @@ pub(crate) fn tool_definitions(read_only: bool, shape: StructuredContent) -> Vec
 /// Server instructions: a short usage guide for the model, sent at
 /// initialization (and in `server/discover`).
 pub const INSTRUCTIONS: &str = "\
-hashedit edits files by line number against snapshots it has shown you.
+hashedit's tools are your file tools: read_file, grep, glob and list_dir to look, edit to change lines, write to create or replace a whole file. Where the client also offers its own file read, edit or write tools, use these instead for every file you may change (edit needs the header they print), and do not change files with shell commands: only edit checks that the file is still the one you saw.
 1. Look first: read_file (or grep) prints a header [path#TAG] and rows N:text. TAG fingerprints the whole file.
 2. Edit with a document: the header copied exactly, then ops on those line numbers (PUT N:, PUT N.=M:, PUT <N:, PUT >N:, PUT >$:, CUT N, CUT N.=M) and body rows that start with +.
 3. Chain: a successful edit replies with a preview under the file's new [path#TAG]; use that header and its numbers for your next edit instead of reading again (after a structural edit, read again).
 4. On any failure nothing is written. A stale tag or a bad line number comes with a live snapshot: copy its header and numbers and retry.
 5. A note that your ops were moved means the file changed elsewhere since your snapshot and they were applied to the live file; continue from the new header in the preview.
-Use write to create a file or replace it whole. Paths are relative to the workspace root and cannot leave it.";
+Paths are relative to the workspace root and cannot leave it.";
 
 /// Server instructions of a `--read-only` server, which offers no write or
 /// edit: how to read and search, and that changes cannot be made here.
@@ -298,18 +308,18 @@ pub(crate) fn instructions(read_only: bool) -> &'static str {
 }
 
 const READ_FILE_DESCRIPTION: &str = "\
-Read a UTF-8 text file as numbered rows under its snapshot header.
+Read a UTF-8 text file as numbered rows under its snapshot header. Use it for every file you may change.
 
 The reply starts with a header line [path#TAG], then one row N:text per line: N is the 1-based line number and everything after the first colon is the line's exact text. TAG fingerprints the whole file, even when only a window is shown. To change the file, copy the header exactly into an edit document and address lines by these numbers.
 
 offset and limit select a window; a footer then says which lines of how many were shown. Binary and non-UTF-8 files are refused and get no tag; images are described by type and size.";
 
 const GREP_DESCRIPTION: &str = "\
-Search file contents with a regular expression (Rust syntax, matched one line at a time; literal=true for plain text).
+Search file contents with a regular expression (Rust syntax, matched one line at a time).
 
 In content mode (the default) each matching file appears as a header [path#TAG] followed by rows N | text. The header and line numbers are a real snapshot: you may edit the file from them without reading it first. The text after | is a preview (long lines are shortened); read the file for a line's exact text. files_with_matches lists paths; count prints path:count.
 
-Ignored files are skipped unless no_ignore=true, hidden ones unless include_hidden=true or the glob names them; binary, non-UTF-8 and very large files are skipped and counted in the summary, which also names any cap reached.";
+Ignored files are skipped unless no_ignore=true, hidden ones unless include_hidden=true or the glob names them; binary, non-UTF-8 and very large files are counted in the summary, which names any cap reached.";
 
 const GLOB_DESCRIPTION: &str = "\
 Find files whose path matches a glob, listed relative to the workspace root. * and ? match within one path segment, ** across directories; a pattern without / matches at any depth (\"*.rs\" finds every Rust file). Ignored files are skipped unless no_ignore=true or the pattern names their directory (\"build/**\"), hidden ones unless include_hidden=true or the pattern names them (\".github/*\").";
@@ -320,12 +330,12 @@ List one directory of the workspace (\".\" is the root), sorted by name; subdire
 const WRITE_DESCRIPTION: &str = "\
 Create a file, or replace a whole file, with content written byte for byte (missing parent directories are created). To change part of an existing file, use edit.
 
-The reply shows the new header [path#TAG] with the file's rows (the first 28 and last 8 of a long file), so you can edit next without reading. When replacing a file you have seen, pass its tag: if the file changed since, nothing is written and the reply shows the live file. content is the file's real text: never paste a read reply (its header or N: prefixes) into it.";
+The reply shows the new header [path#TAG] with the file's rows, so you can edit next without reading. When replacing a file you have seen, pass its tag: if the file changed since, nothing is written and the reply shows the live file. content is the file's real text: never paste a read reply (its header or N: prefixes) into it.";
 
 const EDIT_DESCRIPTION: &str = "\
-Change existing text files by line number, against snapshots you were shown. input is an edit document: for each file a header line [path#TAG], then ops.
+Change existing text files by line number, against snapshots you were shown. Use it, not another edit tool or a shell command, for every change to an existing file. input is an edit document: for each file a header line [path#TAG], then ops.
 
-Copy the header exactly from your latest snapshot of the file: a read_file or grep reply, your previous edit's preview, a write reply, or a failed edit's live snapshot. Never invent a tag. One section per file; a document may edit several files, and then all change or none does.
+Copy the header exactly from your latest snapshot of the file (a read_file, grep or write reply, your last edit's preview, a failed edit's live snapshot). Never invent a tag. One section per file; a document may edit several files, and then all change or none does.
 
 Ops (N, M: line numbers of that snapshot):
 PUT N:      replace line N with the body rows below
@@ -340,7 +350,7 @@ Body rows follow their PUT, one per resulting line, each starting with +: exactl
 
 All numbers name the snapshot: ops never shift each other, their order does not matter, and two ops may not claim one line.
 
-Example, for [src/app.py#1A2B]:
+Example:
 [src/app.py#1A2B]
 PUT 3:
 +    return total
@@ -351,7 +361,7 @@ PUT >12:
 
 More: N* is the block (function, class, table...) starting on line N: PUT N*: replaces it, CUT N* deletes it, PUT >N*: inserts after its last line. CUT ... @name keeps the cut lines; PUT >N @name, PUT <N @name or PUT >$ @name (no colon, no rows) pastes them and PUT N.=M @name replaces lines with them, so CUT 4.=9 @f then PUT >20 @f moves lines. Without @name, CUT fills a register for this call only; named ones last for the session. REM deletes the file (alone in its section); MV path moves it, never over an existing file. EOF NEWLINE / EOF NO NEWLINE set whether the last line ends with a line break.
 
-If anything is wrong (stale tag, bad syntax, a line outside the file, overlapping ops), nothing is written; a stale tag or bad line number comes with a live snapshot: copy its header and numbers to retry. Ops that are well formed but would likely write a wrong file are refused too, with corrected lines to copy: rows repeating the unchanged lines beside them, a range one line off, a placeholder comment in place of code, a result that no longer parses. If the document is really meant, send it again with force: true. On success each file gets an ops summary and a preview under its new [path#TAG]: chain your next edit from it without reading again, except after a structural edit (one op over 40 or more lines), which shows no rows. A note that ops were moved means the file changed elsewhere and they were applied to the live file. edit never creates files: use write.";
+If anything is wrong (stale tag, bad syntax, a line outside the file, overlapping ops), nothing is written; a stale tag or bad line number comes with a live snapshot: copy its header and numbers to retry. Ops that would likely write a wrong file (rows repeating the unchanged lines beside them, a range one line off, a placeholder comment in place of code, a result that no longer parses) are refused too, with corrected lines to copy; if the document is really meant, send it again with force: true. On success each file gets an ops summary and a preview under its new [path#TAG]: chain your next edit from it without reading again, except after a structural edit (one op over 40 or more lines), which shows no rows. A note that ops were moved means the file changed elsewhere and they were applied to the live file. edit never creates files: use write.";
 
 /// The model guide offered as the MCP prompt [`GUIDE_PROMPT`], for clients
 /// that let the user insert a server's prompts (Zed, Claude Code's
