@@ -583,6 +583,12 @@ fn workspace(cli: &Cli) -> Result<Workspace, String> {
     }
 }
 
+/// What `hashedit mcp` says on stderr when stdin is a terminal.
+const MCP_ON_A_TERMINAL: &str = "\
+hashedit mcp: waiting for an MCP client on stdin (JSON-RPC, one message per line); press Ctrl-D to stop.
+An agent client starts this command itself. To connect one, run in your project:
+  hashedit setup claude-code    (or codex, gemini, opencode, cursor, zed, vscode; see docs/SETUP.md)";
+
 /// `hashedit mcp`: serves MCP on stdio until stdin closes. The tokio
 /// runtime exists only for this subcommand.
 fn run_mcp(cli: &Cli, options: hashedit_mcp::ServerOptions) -> u8 {
@@ -596,6 +602,11 @@ fn run_mcp(cli: &Cli, options: hashedit_mcp::ServerOptions) -> u8 {
             return EXIT_USAGE;
         }
     };
+    if std::io::stdin().is_terminal() {
+        // Someone typed `hashedit mcp`: say what it waits for. Piped, as a
+        // client starts it, stderr stays quiet.
+        let _ = writeln!(std::io::stderr(), "{MCP_ON_A_TERMINAL}");
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

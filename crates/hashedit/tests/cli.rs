@@ -610,3 +610,51 @@ fn dry_run_on_a_terminal_is_coloured() {
         "one\ntwo\n"
     );
 }
+
+/// `hashedit mcp` with a terminal as stdin (a pseudo-terminal), ended by
+/// Ctrl-D: on stderr, that it waits for an MCP client and how to connect
+/// one.
+#[test]
+fn mcp_on_a_terminal_says_it_waits_for_a_client() {
+    use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
+    use std::io::Write;
+    let ws = workspace(&[]);
+    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).unwrap();
+    grantpt(&master).unwrap();
+    unlockpt(&master).unwrap();
+    let name = ptsname(&master, Vec::new()).unwrap();
+    let terminal = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(name.to_str().unwrap())
+        .unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_hashedit"))
+        .args(["mcp", "--root"])
+        .arg(ws.path())
+        .stdin(terminal)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Ctrl-D on an empty line: end of input, so the server stops.
+    let mut master = fs::File::from(master);
+    master.write_all(b"\x04").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        stderr(&out),
+        "hashedit mcp: waiting for an MCP client on stdin (JSON-RPC, one message per line); press Ctrl-D to stop.\n\
+         An agent client starts this command itself. To connect one, run in your project:\n  \
+         hashedit setup claude-code    (or codex, gemini, opencode, cursor, zed, vscode; see docs/SETUP.md)\n"
+    );
+    assert_eq!(stdout(&out), "");
+}
+
+/// Piped, as every client starts it, `hashedit mcp` says nothing on stderr.
+#[test]
+fn mcp_on_a_pipe_is_silent_on_stderr() {
+    let ws = workspace(&[]);
+    let out = hashedit(ws.path(), &["mcp"], Some(""));
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(stderr(&out), "");
+}
