@@ -212,6 +212,10 @@ enum Command {
         #[arg(long)]
         structured_content: bool,
     },
+    /// Make hashedit the file tools of an agent client: register the MCP
+    /// server, hide the client's own file tools where it allows, add a short
+    /// instruction block (see docs/SETUP.md).
+    Setup(setup::SetupArgs),
 }
 
 /// `edit --help`: the document format in one screen (FORMAT.md §5).
@@ -252,7 +256,10 @@ impl Command {
             Command::Ls { .. } => Some(ToolName::ListDir),
             Command::Write { .. } => Some(ToolName::Write),
             Command::Edit { .. } => Some(ToolName::Edit),
-            Command::Mcp { .. } | Command::Completions { .. } | Command::Man { .. } => None,
+            Command::Mcp { .. }
+            | Command::Setup(_)
+            | Command::Completions { .. }
+            | Command::Man { .. } => None,
         }
     }
 }
@@ -332,6 +339,9 @@ fn run_parsed(cli: Cli) -> u8 {
     clean_up_on_signals();
     if let Some(code) = run_generator(&cli.command, cli.json) {
         return code;
+    }
+    if let Command::Setup(args) = &cli.command {
+        return setup::run(args, cli.root.as_deref(), cli.json);
     }
     if let Command::Mcp {
         read_only,
@@ -778,8 +788,13 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             dry_run,
             force,
         } => run_edit(cx, input, dry_run, force)?,
-        Command::Mcp { .. } | Command::Completions { .. } | Command::Man { .. } => {
-            unreachable!("run() handles `mcp`, `completions` and `man` before executing tools")
+        Command::Mcp { .. }
+        | Command::Setup(_)
+        | Command::Completions { .. }
+        | Command::Man { .. } => {
+            unreachable!(
+                "run() handles `mcp`, `setup`, `completions` and `man` before executing tools"
+            )
         }
     })
 }
@@ -1072,6 +1087,7 @@ fn colorize_diff(diff: &str) -> String {
 }
 
 mod progress;
+mod setup;
 mod words;
 
 #[cfg(test)]

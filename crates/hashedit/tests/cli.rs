@@ -658,3 +658,133 @@ fn mcp_on_a_pipe_is_silent_on_stderr() {
     assert!(out.status.success(), "{out:?}");
     assert_eq!(stderr(&out), "");
 }
+
+/// `hashedit setup ARGS` in the project `project`, with `home` as HOME.
+fn setup(project: &Path, home: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hashedit"))
+        .arg("setup")
+        .args(args)
+        .current_dir(project)
+        .env("HOME", home)
+        .env_remove("XDG_STATE_HOME")
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("CODEX_HOME")
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn setup_dry_run_prints_the_changes_and_writes_nothing() {
+    let project = workspace(&[("GEMINI.md", "# Rules\n")]);
+    let home = tempfile::tempdir().unwrap();
+    let out = setup(
+        project.path(),
+        home.path(),
+        &["gemini", "--dry-run", "--command", "hashedit"],
+    );
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout(&out);
+    let gemini_md = project.path().canonicalize().unwrap().join("GEMINI.md");
+    let gemini_md = gemini_md.display();
+    assert!(
+        text.contains(&format!(
+            "--- {gemini_md}\n+++ {gemini_md}\n@@ -1 +1,9 @@\n # Rules\n+\n+<!-- hashedit:begin"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("  would create .gemini/settings.json: registers the hashedit MCP server;"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  would update GEMINI.md: tells the model"),
+        "{text}"
+    );
+    assert!(text.ends_with("Dry run: nothing was written.\n"), "{text}");
+    assert_eq!(
+        fs::read_to_string(project.path().join("GEMINI.md")).unwrap(),
+        "# Rules\n"
+    );
+    assert!(!project.path().join(".gemini").exists());
+    assert_eq!(fs::read_dir(home.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn setup_then_undo_under_json_lists_each_file() {
+    let project = workspace(&[]);
+    let home = tempfile::tempdir().unwrap();
+    let files = |out: &Output| -> Vec<(String, String)> {
+        let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(value["ok"], true, "{value}");
+        value["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                let path = f["path"]
+                    .as_str()
+                    .unwrap()
+                    .rsplit('/')
+                    .next()
+                    .unwrap()
+                    .to_string();
+                (path, f["action"].as_str().unwrap().to_string())
+            })
+            .collect()
+    };
+    let out = setup(
+        project.path(),
+        home.path(),
+        &["cursor", "--json", "--command", "hashedit"],
+    );
+    assert_eq!(
+        files(&out),
+        [
+            ("mcp.json".into(), "created".into()),
+            ("AGENTS.md".into(), "created".into())
+        ]
+    );
+    let out = setup(project.path(), home.path(), &["cursor", "--undo", "--json"]);
+    assert_eq!(
+        files(&out),
+        [
+            ("mcp.json".into(), "deleted".into()),
+            ("AGENTS.md".into(), "deleted".into())
+        ]
+    );
+    assert_eq!(fs::read_dir(project.path()).unwrap().count(), 0);
+    assert_eq!(fs::read_dir(home.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn setup_refuses_a_file_it_cannot_merge_into_and_exits_one() {
+    let project = workspace(&[(".mcp.json", "[1]\n")]);
+    let home = tempfile::tempdir().unwrap();
+    let out = setup(
+        project.path(),
+        home.path(),
+        &["claude-code", "--command", "hashedit"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let mcp_json = project.path().canonicalize().unwrap().join(".mcp.json");
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "hashedit: setup: {} does not hold a JSON object; nothing was written. Fix or move the file and run setup again\n",
+            mcp_json.display()
+        )
+    );
+    assert_eq!(fs::read_dir(project.path()).unwrap().count(), 1);
+    let out = setup(
+        project.path(),
+        home.path(),
+        &["zed", "--replace-codex-catalog"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "hashedit: setup: --replace-codex-catalog is for codex only\n"
+    );
+}

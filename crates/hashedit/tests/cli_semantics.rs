@@ -330,7 +330,7 @@ fn completions_and_the_man_page_come_from_the_clap_definitions() {
     assert_eq!(
         out.stderr,
         "hashedit: man: no page for 'nope'; the pages are hashedit (no argument) and read, grep, glob, ls, \
-         write, edit, completions, man, mcp\n"
+         write, edit, completions, man, mcp, setup\n"
     );
     // Break-it pass: hashedit(1) listed hashedit-help(1), and `man help`
     // printed a page naming hashedit-help-read(1) and more that exist
@@ -353,7 +353,8 @@ fn completions_and_the_man_page_come_from_the_clap_definitions() {
             "edit",
             "completions",
             "man",
-            "mcp"
+            "mcp",
+            "setup"
         ]
     );
     for name in &listed {

@@ -31,7 +31,8 @@ fn man_lists_exactly_the_pages_it_generates() {
             "edit",
             "completions",
             "man",
-            "mcp"
+            "mcp",
+            "setup"
         ]
     );
     let mut main = Vec::new();
@@ -58,6 +59,6 @@ fn man_lists_exactly_the_pages_it_generates() {
     assert_eq!(
         man_page(Some("help")).unwrap_err(),
         "man: no page for 'help'; the pages are hashedit (no argument) and read, grep, glob, ls, write, \
-         edit, completions, man, mcp"
+         edit, completions, man, mcp, setup"
     );
 }
