@@ -32,7 +32,8 @@
 // fits the response schema they ask for.
 //
 // Each log line: {seq, t, method, url, api, kind, turn, toolNames,
-// toolResults: [{name, text, isError}], reply, body}. toolResults holds, in
+// tools: [{name, schema, description}] (as offered), toolResults: [{name,
+// text, isError}], reply, body}. toolResults holds, in
 // conversation order, the text of each tool result as the client sent it:
 // the text parts joined, or for Gemini the string leaves of the
 // functionResponse object, so a test can check what the model was shown.
@@ -186,7 +187,7 @@ function partsText(content) {
 function anthropic(body) {
   const tools = (body.tools ?? [])
     .filter((t) => t && t.name)
-    .map((t) => ({ name: t.name, schema: t.input_schema }));
+    .map((t) => ({ name: t.name, schema: t.input_schema, description: t.description }));
   const names = new Map();
   const results = [];
   for (const m of body.messages ?? []) {
@@ -241,7 +242,10 @@ function responsesTools(list) {
   // Function tools, and function tools inside namespaces.
   const out = [];
   for (const t of list ?? []) {
-    if (t?.type === "function" && t.name) out.push({ name: t.name, schema: t.parameters });
+    if (t?.type === "function" && t.name) out.push({ name: t.name, schema: t.parameters, description: t.description });
+    // Freeform tools (apply_patch) and hosted ones (tool_search,
+    // web_search), by name or else by type: offered, never called.
+    else if (t?.type && !Array.isArray(t?.tools)) out.push({ name: t.name ?? t.type, schema: null, description: t.description });
     else if (Array.isArray(t?.tools)) {
       // Codex puts each MCP server's tools in a namespace ("mcp__hashedit"
       // holding "read_file"); a call names the tool and its namespace.
@@ -317,7 +321,7 @@ function responsesReply(res, body, step, tools) {
 function chat(body) {
   const tools = (body.tools ?? [])
     .filter((t) => t?.function?.name)
-    .map((t) => ({ name: t.function.name, schema: t.function.parameters }));
+    .map((t) => ({ name: t.function.name, schema: t.function.parameters, description: t.function.description }));
   const names = new Map();
   const results = [];
   for (const m of body.messages ?? []) {
@@ -360,7 +364,7 @@ function gemini(body) {
   const tools = [];
   for (const t of body.tools ?? []) {
     for (const f of t.functionDeclarations ?? []) {
-      tools.push({ name: f.name, schema: f.parametersJsonSchema ?? f.parameters });
+      tools.push({ name: f.name, schema: f.parametersJsonSchema ?? f.parameters, description: f.description });
     }
   }
   const results = [];
@@ -465,6 +469,7 @@ function handle(req, res, raw) {
   }
 
   entry.toolNames = parsed.tools.map((t) => t.name);
+  entry.tools = parsed.tools;
   entry.toolResults = parsed.results;
   let step;
   if (isMain(parsed.tools)) {
