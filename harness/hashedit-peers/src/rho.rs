@@ -11,7 +11,8 @@
 //! A [`Rho`] host is bound to one workspace directory, grants read and write
 //! inside it, and selects the `hashline` edit format, so `read_file`, `grep`
 //! and `write` mint `[path#TAG]` headers and `edit` takes hashline
-//! documents. Every call returns a [`Reply`]: the exact text the model would
+//! documents; [`Rho::with_edit_format`] selects Rho's `str_replace` or
+//! `apply_patch` tool instead. Every call returns a [`Reply`]: the exact text the model would
 //! read and whether the call failed. The free functions [`read`], [`edit`](fn@edit)
 //! and [`write`](fn@write) build a host per call for one-off use.
 //!
@@ -25,10 +26,14 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use rho_agent_tools::{CodingToolOptions, EditFormat, coding_tools};
+use rho_agent_tools::{CodingToolOptions, coding_tools};
 use rho_sdk::tool::ToolErrorKind;
 use rho_sdk::{Error as SdkError, ScopedWorkspacePolicy, ToolHost, ToolHostCall, Workspace};
 use serde_json::{Value, json};
+
+/// Rho's edit surfaces: `hashline` (the `edit` tool), `str_replace` and
+/// `apply_patch` (Codex's patch format).
+pub use rho_agent_tools::EditFormat;
 
 /// The version of `rho-agent-tools` this module drives (pinned in
 /// `Cargo.toml`).
@@ -122,11 +127,29 @@ impl Rho {
         workspace_dir: impl AsRef<Path>,
         max_output_bytes: usize,
     ) -> Result<Rho, String> {
+        Rho::with_options(workspace_dir, max_output_bytes, EditFormat::Hashline)
+    }
+
+    /// A host over `workspace_dir` whose edit tool is `format`'s:
+    /// `edit` (hashline), `str_replace` or `apply_patch`. Under the last
+    /// two, `read_file`, `grep` and `write` mint no snapshot tags.
+    pub fn with_edit_format(
+        workspace_dir: impl AsRef<Path>,
+        format: EditFormat,
+    ) -> Result<Rho, String> {
+        Rho::with_options(workspace_dir, DEFAULT_MAX_OUTPUT_BYTES, format)
+    }
+
+    fn with_options(
+        workspace_dir: impl AsRef<Path>,
+        max_output_bytes: usize,
+        format: EditFormat,
+    ) -> Result<Rho, String> {
         let root = workspace_dir.as_ref().to_path_buf();
         let workspace = Workspace::new(&root)
             .map_err(|e| format!("Rho cannot open workspace {}: {e}", root.display()))?;
         let options = CodingToolOptions::new()
-            .edit_tool(EditFormat::Hashline)
+            .edit_tool(format)
             .max_output_bytes(max_output_bytes);
         let policy = ScopedWorkspacePolicy::new()
             .allow_read_paths()
@@ -209,6 +232,23 @@ impl Rho {
     /// message (with its live snapshot when Rho sends one).
     pub fn edit(&self, document: &str) -> Result<String, String> {
         self.edit_reply(document).into_result()
+    }
+
+    /// `str_replace` of `old_string` by `new_string` in `path` (a host
+    /// made [`with_edit_format`](Rho::with_edit_format)
+    /// `EditFormat::StrReplace`).
+    pub fn str_replace_reply(&self, path: &str, old_string: &str, new_string: &str) -> Reply {
+        self.call(
+            "str_replace",
+            json!({ "path": path, "old_string": old_string, "new_string": new_string }),
+        )
+    }
+
+    /// `apply_patch` of a Codex patch (a host made
+    /// [`with_edit_format`](Rho::with_edit_format)
+    /// `EditFormat::ApplyPatch`).
+    pub fn apply_patch_reply(&self, patch: &str) -> Reply {
+        self.call("apply_patch", json!({ "input": patch }))
     }
 
     /// `write` of `content` to `path`.
