@@ -11,6 +11,9 @@
 //!   carrying the mistakes models make, each with its intended result.
 //! * [`literal`]: what a document gives applied exactly as written, so a
 //!   refusal can be told to have prevented a wrong write.
+//! * [`forms`]: one edit written as each tool's payload (`PUT`/`CUT` and
+//!   `SUB` documents, `str_replace` calls, `apply_patch` patches, unified
+//!   diffs), each checked to land by a strict reference reading.
 //! * [`engine`]: the engines (hashedit through its tools layer; the peers
 //!   through `hashedit-peers`), [`score`]: the verdicts, [`signal`]: which
 //!   guard refused or warned, [`tokens`]: payload size, [`bench`](mod@bench) and
@@ -31,6 +34,7 @@ pub mod corpus;
 pub mod document;
 pub mod dump;
 pub mod engine;
+pub mod forms;
 pub mod hunks;
 pub mod literal;
 pub mod mistakes;
