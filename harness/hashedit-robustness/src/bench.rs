@@ -5,10 +5,11 @@ use std::time::{Duration, Instant};
 
 use crate::corpus::Corpus;
 use crate::engine::{Attempt, Engine, Reply};
+use crate::forms::Call;
 use crate::mistakes::{Mistake, Variant, variant};
 use crate::mutate::{Lang, Mutation, Task, make_task};
 use crate::rng;
-use crate::score::{Outcome, actionable, score};
+use crate::score::{Outcome, verdict};
 use crate::signal::Signal;
 use crate::tokens;
 
@@ -133,19 +134,17 @@ impl Results {
 
 /// Judges one reply.
 pub fn judge(reply: &Reply, variant: &Variant, path: &str, live: &[u8], live_tag: &str) -> Outcome {
-    let intended = variant.intended.text();
-    score(
-        reply.ok,
-        &reply.text,
-        reply.warnings.len(),
-        reply.after.as_deref(),
+    verdict(
+        reply,
+        path,
         live,
-        intended.as_bytes(),
-        |message| actionable(message, &reply.document, path, live_tag),
+        variant.intended.text().as_bytes(),
+        live_tag,
     )
 }
 
-/// Runs every variant of every case through every engine. `progress` is
+/// Runs every variant of every case through every engine (each takes
+/// hashline documents: [`crate::forms::Form::Document`]). `progress` is
 /// called after each case with (cases done, total).
 pub fn run(
     cases: &[Case],
@@ -168,11 +167,13 @@ pub fn run(
         for (v, variant) in case.variants.iter().enumerate() {
             let served = variant.served.text();
             let live = variant.live.text();
+            let call = Call::Document(variant.doc.clone());
             let attempt = Attempt {
                 path: &task.path,
                 served: served.as_bytes(),
                 live: live.as_bytes(),
-                doc: &variant.doc,
+                call: &call,
+                views: &[],
             };
             for (e, engine) in engines.iter_mut().enumerate() {
                 let started = Instant::now();

@@ -1,27 +1,32 @@
 //! The engines under test, behind one small interface.
 //!
 //! Each engine gets the same situation: a workspace file holding what the
-//! model read, possibly changed on disk before the edit arrives, and one
-//! document, rendered with the tag that engine gave the file the model
-//! read. It answers with its reply text, success or failure, and the
-//! file's bytes afterwards. Scoring compares those bytes with the intended
-//! result, so engines with different success and refusal semantics land in
-//! the same three outcomes.
+//! model read, possibly changed on disk before the edit arrives, the reads
+//! the model made, and one edit in the engine's [`Form`]: a document,
+//! rendered with the tag that engine gave the file the model read,
+//! `str_replace` calls or an `apply_patch` patch. It answers with its
+//! reply text, success or failure, and the file's bytes afterwards.
+//! Scoring compares those bytes with the intended result, so engines with
+//! different success and refusal semantics land in the same three
+//! outcomes.
 //!
-//! [`Ours`] drives hashedit through its tools layer (`read_file`, then
-//! `edit`), with a session as the MCP server keeps one, or without one as
-//! the CLI runs.
+//! [`Ours`] drives hashedit through its tools layer (`read_file` or
+//! `grep`, then `edit`), with a session as the MCP server keeps one, or
+//! without one as the CLI runs. A new tool of ours (a `str_replace` tool,
+//! say) is one more engine of its form.
 
 use std::path::{Path, PathBuf};
 
 use hashedit_blocks::TreeSitterBlocks;
 use hashedit_core::TagScheme;
 use hashedit_tools::{
-    EditArgs, EditMode, ReadFileArgs, Session, ToolContext, Workspace, edit, read_file,
+    ContextLines, EditArgs, EditMode, GrepArgs, ReadFileArgs, Session, ToolContext, Workspace,
+    edit, grep, read_file,
 };
 
-use crate::document::DocSpec;
+use crate::forms::{Call, Form, arguments};
 use crate::signal::Signal;
+use crate::views::View;
 
 /// One edit attempt.
 #[derive(Debug, Clone, Copy)]
@@ -32,8 +37,11 @@ pub struct Attempt<'a> {
     pub served: &'a [u8],
     /// The bytes on disk when the edit arrives.
     pub live: &'a [u8],
-    /// The document.
-    pub doc: &'a DocSpec,
+    /// The edit, in the engine's form.
+    pub call: &'a Call,
+    /// The reads the model made of the served bytes (an engine with a
+    /// session makes them in it; empty: the whole file).
+    pub views: &'a [View],
 }
 
 /// What an engine did with an attempt.
@@ -47,7 +55,8 @@ pub struct Reply {
     pub warnings: Vec<String>,
     /// The file's bytes after the call (`None`: the file is gone).
     pub after: Option<Vec<u8>>,
-    /// The document exactly as sent.
+    /// The edit exactly as sent: a document, or the tool calls' JSON
+    /// arguments one a line.
     pub document: String,
     /// The refusal or the warnings, each labelled by the guard that spoke.
     pub signals: Vec<Signal>,
@@ -57,10 +66,19 @@ pub struct Reply {
 pub trait Engine {
     /// Short name for the table.
     fn name(&self) -> &str;
+    /// The payload it takes.
+    fn form(&self) -> Form {
+        Form::Document
+    }
     /// The tag scheme the engine mints tags in.
     fn scheme(&self) -> TagScheme;
     /// Runs one attempt.
     fn run(&mut self, attempt: &Attempt) -> Reply;
+    /// Whether the engine keeps a session that the model's reads go
+    /// into (so reads other than the whole file can matter).
+    fn keeps_session(&self) -> bool {
+        false
+    }
     /// Whether the engine's grammar can set a file's final newline
     /// (hashedit's `EOF NEWLINE` / `EOF NO NEWLINE`); the peers have no
     /// such spelling.
@@ -69,10 +87,30 @@ pub trait Engine {
     }
 }
 
-/// Renders `attempt`'s document with the tag `scheme` gives the served
-/// bytes.
+/// `attempt`'s edit as sent: a document rendered with the tag `scheme`
+/// gives the served bytes, a patch as written, `str_replace` calls as
+/// their JSON arguments, one a line.
 pub fn render(attempt: &Attempt, scheme: TagScheme) -> String {
-    attempt.doc.render(scheme.tag_of(attempt.served))
+    match attempt.call {
+        Call::Document(doc) => doc.render(scheme.tag_of(attempt.served)),
+        Call::ApplyPatch(patch) => patch.clone(),
+        Call::StrReplace(_) => arguments(attempt.path, attempt.call, scheme.tag_of(attempt.served))
+            .iter()
+            .map(|a| format!("{a}\n"))
+            .collect(),
+    }
+}
+
+/// The reply of an engine given an edit in a form it does not take.
+pub fn wrong_form(attempt: &Attempt, document: String) -> Reply {
+    Reply {
+        ok: false,
+        text: "the engine does not take this form of edit".to_string(),
+        warnings: Vec::new(),
+        after: Some(attempt.live.to_vec()),
+        document,
+        signals: vec![Signal::refusal(None, "wrong form")],
+    }
 }
 
 /// A scratch directory, in memory where the system offers one (edits
@@ -107,6 +145,7 @@ pub struct Ours {
     ws: Workspace,
     blocks: TreeSitterBlocks,
     with_session: bool,
+    form: Form,
     name: String,
 }
 
@@ -128,6 +167,16 @@ impl Ours {
         Ours::new(false, "hashedit-cli")
     }
 
+    /// hashedit with a session, sent documents of `SUB` ops that restate
+    /// the replaced lines (`docs/FORMAT.md` §5 once `SUB` lands; until
+    /// then every one is refused as a parse error).
+    pub fn sub_documents() -> std::io::Result<Ours> {
+        Ok(Ours {
+            form: Form::SubDocument,
+            ..Ours::new(true, "hashedit-sub")?
+        })
+    }
+
     fn new(with_session: bool, name: &str) -> std::io::Result<Ours> {
         let dir = scratch_dir()?;
         let ws = Workspace::new(dir.path()).map_err(|e| std::io::Error::other(e.message))?;
@@ -136,8 +185,54 @@ impl Ours {
             ws,
             blocks: TreeSitterBlocks::new(),
             with_session,
+            form: Form::Document,
             name: name.to_string(),
         })
+    }
+
+    /// Makes the model's reads in the session: the whole file when
+    /// `views` is empty.
+    fn read(&self, cx: &ToolContext, path: &str, views: &[View]) {
+        let whole = [View::WholeFile];
+        let views = if views.is_empty() { &whole[..] } else { views };
+        for view in views {
+            let done = match view {
+                View::WholeFile => read_file(
+                    cx,
+                    &ReadFileArgs {
+                        path: path.to_string(),
+                        ..ReadFileArgs::default()
+                    },
+                ),
+                View::Window { offset, limit } => read_file(
+                    cx,
+                    &ReadFileArgs {
+                        path: path.to_string(),
+                        offset: Some(*offset),
+                        limit: Some(*limit),
+                    },
+                ),
+                View::Grep {
+                    literal,
+                    before,
+                    after,
+                } => grep(
+                    cx,
+                    &GrepArgs {
+                        pattern: literal.clone(),
+                        path: Some(path.to_string()),
+                        literal: Some(true),
+                        max_per_file: Some(1000),
+                        context: ContextLines {
+                            before: *before,
+                            after: *after,
+                        },
+                        ..GrepArgs::default()
+                    },
+                ),
+            };
+            done.expect("a read of a corpus file");
+        }
     }
 }
 
@@ -150,23 +245,30 @@ impl Engine for Ours {
         self.ws.tag_scheme()
     }
 
+    fn form(&self) -> Form {
+        self.form
+    }
+
+    fn keeps_session(&self) -> bool {
+        self.with_session
+    }
+
     fn spells_final_newline(&self) -> bool {
         true
     }
 
     fn run(&mut self, attempt: &Attempt) -> Reply {
         let document = render(attempt, self.scheme());
+        if !matches!(attempt.call, Call::Document(_)) {
+            return wrong_form(attempt, document);
+        }
         let full = put_file(self.dir.path(), attempt.path, attempt.served)
             .expect("cannot write to the scratch workspace");
         let session = Session::new();
         let mut cx = ToolContext::new(&self.ws).with_blocks(&self.blocks);
         if self.with_session {
             cx = cx.with_session(&session);
-            let args = ReadFileArgs {
-                path: attempt.path.to_string(),
-                ..ReadFileArgs::default()
-            };
-            read_file(&cx, &args).expect("read_file of a corpus file");
+            self.read(&cx, attempt.path, attempt.views);
         }
         if attempt.live != attempt.served {
             std::fs::write(&full, attempt.live).expect("cannot write to the scratch workspace");

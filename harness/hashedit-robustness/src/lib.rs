@@ -20,7 +20,8 @@
 //!   [`report`]: the run and its tables.
 //! * [`real`], [`real_bench`]: the second corpus, real human edits from
 //!   consecutive package versions (`scripts/real-edits-corpus`), where
-//!   every refusal or warning is a false alarm.
+//!   every refusal or warning is a false alarm; [`views`]: the reads made
+//!   before each edit (the whole file, or windows around the hunks).
 //!
 //! ```text
 //! scripts/robustness-corpus
@@ -47,3 +48,4 @@ pub mod rng;
 pub mod score;
 pub mod signal;
 pub mod tokens;
+pub mod views;

@@ -15,13 +15,15 @@ use hashedit_robustness::bench::{Results, generate, run};
 use hashedit_robustness::corpus::Corpus;
 use hashedit_robustness::dump;
 use hashedit_robustness::engine::{Engine, Ours};
+use hashedit_robustness::forms::Form;
 use hashedit_robustness::peers::{OmpEngine, RhoEngine};
 use hashedit_robustness::real::RealCorpus;
-use hashedit_robustness::real_bench::{RealClass, RealResults, run_real};
+use hashedit_robustness::real_bench::{RealClass, RealResults, run_real_reading};
 use hashedit_robustness::report;
 use hashedit_robustness::score::Outcome;
+use hashedit_robustness::views::Reads;
 
-/// Offline edit-robustness benchmark for hashline documents.
+/// Offline edit-robustness benchmark.
 #[derive(Debug, Parser)]
 #[command(name = "hashedit-robustness")]
 struct Args {
@@ -35,8 +37,8 @@ struct Args {
     /// scripts/robustness-corpus).
     #[arg(long)]
     corpus: Option<PathBuf>,
-    /// Corpora to run, comma-separated: mutation (mutated documents),
-    /// real (real edits of consecutive package versions).
+    /// Suites to run, comma-separated: mutation (mutated hashline
+    /// documents), real (real edits of consecutive package versions).
     #[arg(long, value_delimiter = ',', default_value = "mutation,real")]
     suite: Vec<String>,
     /// Real-edit corpus directory (default: target/real-edits-corpus, made
@@ -47,14 +49,18 @@ struct Args {
     /// all).
     #[arg(long)]
     real_docs: Option<usize>,
-    /// Engines to run, comma-separated: hashedit (with a session, as the
-    /// MCP server), hashedit-cli (without), rho, oh-my-pi.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "hashedit,hashedit-cli,rho,oh-my-pi"
-    )]
-    engines: Vec<String>,
+    /// Reads before each real edit, comma-separated: whole (the whole
+    /// file), windows (read_file windows of each hunk ±5 lines), grep
+    /// (grep of each hunk's first changed line ±3 lines). Modes other
+    /// than whole run only the engines that keep a session.
+    #[arg(long, value_delimiter = ',', default_value = "whole")]
+    reads: Vec<String>,
+    /// Engines, comma-separated: hashedit (with a session, as the MCP
+    /// server), hashedit-cli (without), hashedit-sub (SUB documents), rho,
+    /// rho-str_replace, rho-apply_patch, oh-my-pi. Each suite runs those
+    /// whose form it has. Default: per suite, every engine it can drive.
+    #[arg(long, value_delimiter = ',')]
+    engines: Option<Vec<String>>,
     /// Write every wrong or non-actionable case, and every real edit not
     /// applied exactly and silently, under this directory (document,
     /// files, reply, signals).
@@ -66,16 +72,88 @@ struct Args {
     strict: bool,
 }
 
+/// Every engine, in column order.
+const ENGINES: [&str; 7] = [
+    "hashedit",
+    "hashedit-cli",
+    "rho",
+    "oh-my-pi",
+    "rho-str_replace",
+    "rho-apply_patch",
+    "hashedit-sub",
+];
+
 fn engine(name: &str) -> Result<Box<dyn Engine>, String> {
     let io = |e: std::io::Error| format!("{name}: {e}");
     match name {
         "hashedit" => Ok(Box::new(Ours::with_session().map_err(io)?)),
         "hashedit-cli" => Ok(Box::new(Ours::without_session().map_err(io)?)),
+        "hashedit-sub" => Ok(Box::new(Ours::sub_documents().map_err(io)?)),
         "rho" => Ok(Box::new(RhoEngine::new()?)),
+        "rho-str_replace" => Ok(Box::new(RhoEngine::with_form(Form::StrReplace)?)),
+        "rho-apply_patch" => Ok(Box::new(RhoEngine::with_form(Form::ApplyPatch)?)),
         "oh-my-pi" | "omp" => Ok(Box::new(OmpEngine::new()?)),
         other => Err(format!(
-            "unknown engine {other:?}; known: hashedit, hashedit-cli, rho, oh-my-pi"
+            "unknown engine {other:?}; known: {}",
+            ENGINES.join(", ")
         )),
+    }
+}
+
+/// The engines a suite runs by default.
+fn defaults(suite: &str) -> &'static [&'static str] {
+    match suite {
+        "mutation" => &ENGINES[..4],
+        "real" => &ENGINES,
+        _ => &[],
+    }
+}
+
+/// The engines, made once and lent to each suite.
+struct Pool {
+    engines: Vec<(String, Option<Box<dyn Engine>>)>,
+}
+
+impl Pool {
+    /// Takes out the engines of `names` that take one of `forms`, in
+    /// column order, making those not made yet.
+    fn take(&mut self, names: &[String], forms: &[Form]) -> Result<Vec<Box<dyn Engine>>, String> {
+        let mut taken = Vec::new();
+        for name in names {
+            let name = if name == "omp" {
+                "oh-my-pi"
+            } else {
+                name.as_str()
+            };
+            let slot = match self.engines.iter().position(|(n, _)| n == name) {
+                Some(i) => i,
+                None => {
+                    self.engines.push((name.to_string(), Some(engine(name)?)));
+                    self.engines.len() - 1
+                }
+            };
+            let fits = self.engines[slot]
+                .1
+                .as_ref()
+                .is_some_and(|e| forms.contains(&e.form()));
+            if fits && let Some(e) = self.engines[slot].1.take() {
+                taken.push(e);
+            }
+        }
+        Ok(taken)
+    }
+
+    /// Gives engines back.
+    fn give(&mut self, engines: Vec<Box<dyn Engine>>) {
+        for e in engines {
+            if let Some(slot) = self
+                .engines
+                .iter_mut()
+                .find(|(n, s)| n == e.name() && s.is_none())
+            {
+                slot.1 = Some(e);
+            }
+        }
     }
 }
 
@@ -136,26 +214,20 @@ fn mutation(args: &Args, engines: &mut [Box<dyn Engine>]) -> Result<Results, Str
     Ok(results)
 }
 
-/// The real-edit corpus: its tables, and its results for the guard table.
-fn real_edits(args: &Args, engines: &mut [Box<dyn Engine>]) -> Result<RealResults, String> {
-    let dir = args
-        .real_corpus
-        .clone()
-        .unwrap_or_else(RealCorpus::default_dir);
-    let corpus = RealCorpus::load(&dir)?;
+/// The real-edit corpus after `reads`: its tables, and its results for
+/// the guard table.
+fn real_edits(
+    args: &Args,
+    corpus: &RealCorpus,
+    reads: Reads,
+    engines: &mut [Box<dyn Engine>],
+) -> RealResults {
     let edits = corpus.slice(args.real_docs.unwrap_or(usize::MAX));
-    eprintln!(
-        "hashedit-robustness: {} real edits in {} ({} run; changed files left out: {} too long, {} not plain LF text)",
-        corpus.edits.len(),
-        dir.display(),
-        edits.len(),
-        corpus.skipped.too_long,
-        corpus.skipped.not_plain
-    );
     let names: Vec<String> = engines.iter().map(|e| e.name().to_string()).collect();
-    let results = run_real(
+    let results = run_real_reading(
         &edits,
         engines,
+        reads,
         |i, e, reply, outcome| {
             let class = RealClass::classify(outcome, !reply.warnings.is_empty());
             if let Some(dir) = &args.dump
@@ -167,7 +239,11 @@ fn real_edits(args: &Args, engines: &mut [Box<dyn Engine>]) -> Result<RealResult
         progress("real edits"),
     );
     eprintln!();
-    println!("\n# Real edits: {} documents\n", edits.len());
+    println!(
+        "\n# Real edits: {} documents, reads: {}\n",
+        edits.len(),
+        reads.describe()
+    );
     println!("corpus: {}", corpus.manifest.join("; "));
     println!(
         "changed files left out: {} longer than {} lines, {} not plain LF text\n",
@@ -176,18 +252,30 @@ fn real_edits(args: &Args, engines: &mut [Box<dyn Engine>]) -> Result<RealResult
         corpus.skipped.not_plain
     );
     print!("{}", report::real_summary(&results));
-    for (e, name) in results.engines.iter().enumerate() {
-        println!("\n## {name} on real edits\n");
-        print!("{}", report::real_detail(&results, e));
+    let unshown = results
+        .records
+        .iter()
+        .filter(|r| r.engine == 0 && r.unshown)
+        .count();
+    println!(
+        "\nedits reaching lines no read displayed: {unshown} of {}",
+        edits.len()
+    );
+    if reads == Reads::WholeFile {
+        for (e, name) in results.engines.iter().enumerate() {
+            println!("\n## {name} on real edits\n");
+            print!("{}", report::real_detail(&results, e));
+        }
     }
     println!();
     for (name, elapsed) in results.engines.iter().zip(&results.elapsed) {
         println!(
-            "time in {name} (real edits): {:.1} s",
+            "time in {name} (real edits, {} reads): {:.1} s",
+            reads.name(),
             elapsed.as_secs_f64()
         );
     }
-    Ok(results)
+    results
 }
 
 fn main() -> ExitCode {
@@ -197,39 +285,84 @@ fn main() -> ExitCode {
         ExitCode::from(2)
     };
     for suite in &args.suite {
-        if suite != "mutation" && suite != "real" {
+        if !["mutation", "real"].contains(&suite.as_str()) {
             return fail(format!("unknown suite {suite:?}; known: mutation, real"));
         }
     }
-    let mut engines: Vec<Box<dyn Engine>> = Vec::new();
-    for name in &args.engines {
-        match engine(name) {
-            Ok(e) => engines.push(e),
+    let mut reads = Vec::new();
+    for name in &args.reads {
+        match Reads::parse(name) {
+            Some(r) => reads.push(r),
+            None => {
+                return fail(format!(
+                    "unknown reads {name:?}; known: whole, windows, grep"
+                ));
+            }
+        }
+    }
+    let names = |suite: &str| -> Vec<String> {
+        match &args.engines {
+            Some(names) => names.clone(),
+            None => defaults(suite).iter().map(|s| s.to_string()).collect(),
+        }
+    };
+    let mut pool = Pool {
+        engines: Vec::new(),
+    };
+    let wants = |suite: &str| args.suite.iter().any(|s| s == suite);
+    let mut mutated = None;
+    if wants("mutation") {
+        let mut engines = match pool.take(&names("mutation"), &[Form::Document]) {
+            Ok(e) => e,
+            Err(e) => return fail(e),
+        };
+        let results = mutation(&args, &mut engines);
+        pool.give(engines);
+        match results {
+            Ok(results) => mutated = Some(results),
             Err(e) => return fail(e),
         }
     }
-    let wants = |suite: &str| args.suite.iter().any(|s| s == suite);
-    let mutated = if wants("mutation") {
-        match mutation(&args, &mut engines) {
-            Ok(results) => Some(results),
+    let mut real = None;
+    if wants("real") {
+        let dir = args
+            .real_corpus
+            .clone()
+            .unwrap_or_else(RealCorpus::default_dir);
+        let corpus = match RealCorpus::load(&dir) {
+            Ok(c) => c,
             Err(e) => return fail(e),
+        };
+        let all = [
+            Form::Document,
+            Form::SubDocument,
+            Form::StrReplace,
+            Form::ApplyPatch,
+        ];
+        for &mode in &reads {
+            let mut engines = match pool.take(&names("real"), &all) {
+                Ok(e) => e,
+                Err(e) => return fail(e),
+            };
+            if mode != Reads::WholeFile {
+                let (reading, rest): (Vec<_>, Vec<_>) =
+                    engines.into_iter().partition(|e| e.keeps_session());
+                pool.give(rest);
+                engines = reading;
+            }
+            let results = real_edits(&args, &corpus, mode, &mut engines);
+            pool.give(engines);
+            if mode == Reads::WholeFile || real.is_none() {
+                real = Some(results);
+            }
         }
-    } else {
-        None
+    }
+    let guarded = match (&mutated, &real) {
+        (Some(m), _) => m.engines.clone(),
+        (None, Some(r)) => r.engines.clone(),
+        (None, None) => Vec::new(),
     };
-    let real = if wants("real") {
-        match real_edits(&args, &mut engines) {
-            Ok(results) => Some(results),
-            Err(e) => return fail(e),
-        }
-    } else {
-        None
-    };
-    for name in &args.engines {
-        let name = engines
-            .iter()
-            .find(|e| e.name() == name || (name == "omp" && e.name() == "oh-my-pi"))
-            .map_or(name.as_str(), |e| e.name());
+    for name in &guarded {
         println!("\n## Guards of {name}\n");
         print!("{}", report::guards(mutated.as_ref(), real.as_ref(), name));
     }
@@ -243,10 +376,7 @@ fn main() -> ExitCode {
                 .count()
         });
     if args.strict && wrong > 0 {
-        eprintln!(
-            "hashedit-robustness: {} applied {wrong} document(s) wrongly",
-            engines[0].name()
-        );
+        eprintln!("hashedit-robustness: the first engine applied {wrong} document(s) wrongly");
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS

@@ -7,21 +7,29 @@
 //! oh-my-pi's engine gets a fresh snapshot store per apply, seeded with the
 //! snapshot the model read (as its agent's read tool records it), so its
 //! stale-tag recovery can work as hashedit's session rebase does.
+//!
+//! Rho's two content-addressed tools are engines too: `str_replace`
+//! (exact text, once; calls made one after another, stopping at the first
+//! that fails) and `apply_patch` (Codex's patch format and matcher, which
+//! retries a chunk's lines ignoring trailing, then surrounding whitespace,
+//! then Unicode punctuation, and takes the first match).
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as B64;
 use hashedit_core::TagScheme;
 use hashedit_peers::omp::{OmpError, Peer};
-use hashedit_peers::rho::Rho;
+use hashedit_peers::rho::{EditFormat, Rho};
 use serde_json::json;
 
-use crate::engine::{Attempt, Engine, Reply, put_file, render, scratch_dir};
+use crate::engine::{Attempt, Engine, Reply, put_file, render, scratch_dir, wrong_form};
+use crate::forms::{Call, Form};
 use crate::signal::Signal;
 
-/// Rho's tools over a scratch workspace.
+/// Rho's tools over a scratch workspace, with one of its edit tools.
 pub struct RhoEngine {
     dir: tempfile::TempDir,
     host: Rho,
+    form: Form,
 }
 
 impl std::fmt::Debug for RhoEngine {
@@ -31,17 +39,62 @@ impl std::fmt::Debug for RhoEngine {
 }
 
 impl RhoEngine {
-    /// A Rho tool host over a fresh scratch directory.
+    /// A Rho tool host with its hashline `edit` tool over a fresh scratch
+    /// directory.
     pub fn new() -> Result<RhoEngine, String> {
+        RhoEngine::with_form(Form::Document)
+    }
+
+    /// Rho with the edit tool that takes `form`: `edit` for documents,
+    /// `str_replace`, or `apply_patch`.
+    ///
+    /// Errors: Rho has no tool for `SUB` documents, or the host cannot
+    /// start.
+    pub fn with_form(form: Form) -> Result<RhoEngine, String> {
+        let format = match form {
+            Form::Document => EditFormat::Hashline,
+            Form::StrReplace => EditFormat::StrReplace,
+            Form::ApplyPatch => EditFormat::ApplyPatch,
+            Form::SubDocument => return Err("Rho has no SUB ops".to_string()),
+        };
         let dir = scratch_dir().map_err(|e| format!("rho: {e}"))?;
-        let host = Rho::new(dir.path())?;
-        Ok(RhoEngine { dir, host })
+        let host = Rho::with_edit_format(dir.path(), format)?;
+        Ok(RhoEngine { dir, host, form })
+    }
+
+    /// Runs the calls one after another, stopping at the first that
+    /// fails: its reply, or the last success.
+    fn str_replace(&self, path: &str, call: &Call) -> hashedit_peers::rho::Reply {
+        let Call::StrReplace(calls) = call else {
+            unreachable!("checked by the caller")
+        };
+        let mut last = None;
+        for c in calls {
+            let reply = self.host.str_replace_reply(path, &c.old, &c.new);
+            let failed = !reply.is_ok();
+            last = Some(reply);
+            if failed {
+                break;
+            }
+        }
+        last.unwrap_or(hashedit_peers::rho::Reply {
+            text: String::new(),
+            failure: None,
+        })
     }
 }
 
 impl Engine for RhoEngine {
     fn name(&self) -> &str {
-        "rho"
+        match self.form {
+            Form::StrReplace => "rho-str_replace",
+            Form::ApplyPatch => "rho-apply_patch",
+            Form::Document | Form::SubDocument => "rho",
+        }
+    }
+
+    fn form(&self) -> Form {
+        self.form
     }
 
     fn scheme(&self) -> TagScheme {
@@ -52,7 +105,12 @@ impl Engine for RhoEngine {
         let document = render(attempt, self.scheme());
         let full = put_file(self.dir.path(), attempt.path, attempt.live)
             .expect("cannot write to the scratch workspace");
-        let reply = self.host.edit_reply(&document);
+        let reply = match (self.form, attempt.call) {
+            (Form::Document, Call::Document(_)) => self.host.edit_reply(&document),
+            (Form::StrReplace, Call::StrReplace(_)) => self.str_replace(attempt.path, attempt.call),
+            (Form::ApplyPatch, Call::ApplyPatch(patch)) => self.host.apply_patch_reply(patch),
+            _ => return wrong_form(attempt, document),
+        };
         let after = std::fs::read(&full).ok();
         let _ = std::fs::remove_file(&full);
         Reply {
@@ -108,6 +166,9 @@ impl Engine for OmpEngine {
 
     fn run(&mut self, attempt: &Attempt) -> Reply {
         let document = render(attempt, self.scheme());
+        if !matches!(attempt.call, Call::Document(_)) {
+            return wrong_form(attempt, document);
+        }
         let refused = |text: String| Reply {
             ok: false,
             signals: vec![Signal::refusal(None, &text)],

@@ -14,6 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::document::{DocOp, DocSpec, oracle_ops};
+use crate::forms::{Call, Edit, Form};
 use crate::hunks::{Hunk, Lines, diff};
 use crate::mutate::Lang;
 
@@ -91,10 +92,67 @@ impl RealEdit {
         DocSpec::new(&self.path(), ops)
     }
 
+    /// The edit as an engine taking `form` is sent it, whether the engine
+    /// (which does or does not spell the final newline in documents) can
+    /// write all of it, and what its author meant as far as it can;
+    /// `None` when the form cannot write the edit at all.
+    ///
+    /// Documents are [`doc`](RealEdit::doc); `SUB` documents restate the
+    /// replaced lines and spell the final newline; `str_replace` calls
+    /// take whole lines; `apply_patch` cannot move the final newline, so
+    /// a patch writes the rest.
+    pub fn sent(&self, form: Form, spells_final_newline: bool) -> Option<Sent> {
+        let path = self.path();
+        let (expressible, intended) = match form {
+            Form::Document => (
+                self.expressible(spells_final_newline),
+                self.intended(spells_final_newline),
+            ),
+            Form::SubDocument | Form::StrReplace => (true, self.new.clone()),
+            Form::ApplyPatch => (self.expressible(false), self.intended(false)),
+        };
+        let call = match form {
+            Form::Document => Call::Document(self.doc(spells_final_newline)),
+            _ => Edit {
+                path: &path,
+                old: &self.old,
+                new: &intended,
+                hunks: &self.hunks,
+            }
+            .call(form)?,
+        };
+        Some(Sent {
+            call,
+            expressible,
+            intended,
+        })
+    }
+
+    /// This edit as a view for [`crate::forms`].
+    pub fn edit<'a>(&'a self, path: &'a str) -> Edit<'a> {
+        Edit {
+            path,
+            old: &self.old,
+            new: &self.new,
+            hunks: &self.hunks,
+        }
+    }
+
     /// `lang/name from→to file`, for reports.
     pub fn describe(&self) -> String {
         format!("{} {}→{} {}", self.package, self.from, self.to, self.file)
     }
+}
+
+/// A real edit as sent to one engine ([`RealEdit::sent`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sent {
+    /// The edit in the engine's form.
+    pub call: Call,
+    /// Whether it writes the whole edit.
+    pub expressible: bool,
+    /// The file it means to give.
+    pub intended: Lines,
 }
 
 /// Files of a version pair left out, by reason.

@@ -2,14 +2,18 @@
 //!
 //! Every edit is valid: its author published it. So each engine should
 //! apply every document exactly, silently; a refusal or a warning there is
-//! a false alarm of the guard that raised it ([`crate::signal`]).
+//! a false alarm of the guard that raised it ([`crate::signal`]). Each
+//! engine gets the edit in its form ([`RealEdit::sent`]), after the reads
+//! of one [`Reads`] mode: the whole file, or windows around the hunks.
 
 use std::time::{Duration, Instant};
 
 use crate::engine::{Attempt, Engine, Reply};
+use crate::hunks::Lines;
 use crate::real::RealEdit;
-use crate::score::{Outcome, actionable, score};
+use crate::score::{Outcome, verdict};
 use crate::signal::Signal;
+use crate::views::{Reads, plan, unshown};
 
 /// One engine's verdict on one real edit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,6 +29,8 @@ pub struct RealRecord {
     /// Whether the engine could write the whole edit (a final newline's
     /// change needs a spelling for it).
     pub expressible: bool,
+    /// Whether the edit reaches lines no read displayed.
+    pub unshown: bool,
     /// The refusal or warnings, labelled.
     pub signals: Vec<Signal>,
 }
@@ -119,27 +125,37 @@ impl RealResults {
     }
 }
 
-/// Judges one reply to a real edit, by an engine that does or does not
-/// spell the final newline.
-pub fn judge_real(reply: &Reply, edit: &RealEdit, spells: bool, live_tag: &str) -> Outcome {
-    let intended = edit.intended(spells).text();
+/// Judges one reply to a real edit meant to give `intended`.
+pub fn judge_real(reply: &Reply, edit: &RealEdit, intended: &Lines, live_tag: &str) -> Outcome {
     let live = edit.old.text();
-    score(
-        reply.ok,
-        &reply.text,
-        reply.warnings.len(),
-        reply.after.as_deref(),
+    verdict(
+        reply,
+        &edit.path(),
         live.as_bytes(),
-        intended.as_bytes(),
-        |message| actionable(message, &reply.document, &edit.path(), live_tag),
+        intended.text().as_bytes(),
+        live_tag,
     )
 }
 
-/// Runs every edit through every engine; `on_reply` sees each reply with
-/// (edit index, engine index), `progress` each edit done.
+/// Runs every edit through every engine after whole-file reads;
+/// `on_reply` sees each reply with (edit index, engine index), `progress`
+/// each edit done.
 pub fn run_real(
     edits: &[RealEdit],
     engines: &mut [Box<dyn Engine>],
+    on_reply: impl FnMut(usize, usize, &Reply, Outcome),
+    progress: impl FnMut(usize, usize),
+) -> RealResults {
+    run_real_reading(edits, engines, Reads::WholeFile, on_reply, progress)
+}
+
+/// Runs every edit through every engine whose form can write it, each
+/// after the reads `reads` plans (made in the engine's session, if it
+/// keeps one).
+pub fn run_real_reading(
+    edits: &[RealEdit],
+    engines: &mut [Box<dyn Engine>],
+    reads: Reads,
     mut on_reply: impl FnMut(usize, usize, &Reply, Outcome),
     mut progress: impl FnMut(usize, usize),
 ) -> RealResults {
@@ -152,27 +168,32 @@ pub fn run_real(
     for (i, edit) in edits.iter().enumerate() {
         let old = edit.old.text();
         let path = edit.path();
+        let views = plan(&edit.old, &edit.hunks, reads);
+        let unshown = !unshown(&edit.old, &edit.hunks, &views).is_empty();
         for (e, engine) in engines.iter_mut().enumerate() {
-            let spells = engine.spells_final_newline();
-            let doc = edit.doc(spells);
+            let Some(sent) = edit.sent(engine.form(), engine.spells_final_newline()) else {
+                continue;
+            };
             let attempt = Attempt {
                 path: &path,
                 served: old.as_bytes(),
                 live: old.as_bytes(),
-                doc: &doc,
+                call: &sent.call,
+                views: &views,
             };
             let started = Instant::now();
             let reply = engine.run(&attempt);
             results.elapsed[e] += started.elapsed();
             let live_tag = engine.scheme().tag_of(old.as_bytes()).to_string();
-            let outcome = judge_real(&reply, edit, spells, &live_tag);
+            let outcome = judge_real(&reply, edit, &sent.intended, &live_tag);
             on_reply(i, e, &reply, outcome);
             results.records.push(RealRecord {
                 edit: i,
                 engine: e,
                 outcome,
                 warned: !reply.warnings.is_empty(),
-                expressible: edit.expressible(spells),
+                expressible: sent.expressible,
+                unshown,
                 signals: reply.signals.clone(),
             });
         }

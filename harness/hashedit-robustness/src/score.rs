@@ -42,6 +42,8 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
+use crate::engine::Reply;
+
 /// The verdict on one reply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Outcome {
@@ -209,6 +211,27 @@ pub fn score(
     } else {
         silent_or_warned(warnings > 0)
     }
+}
+
+/// The verdict on an engine's `reply` to an edit sent for `path`: its
+/// bytes after the call against `intended`, a refusal against `before`
+/// and judged by [`actionable`] under `live_tag`.
+pub fn verdict(
+    reply: &Reply,
+    path: &str,
+    before: &[u8],
+    intended: &[u8],
+    live_tag: &str,
+) -> Outcome {
+    score(
+        reply.ok,
+        &reply.text,
+        reply.warnings.len(),
+        reply.after.as_deref(),
+        before,
+        intended,
+        |message| actionable(message, &reply.document, path, live_tag),
+    )
 }
 
 #[cfg(test)]
