@@ -33,25 +33,35 @@ pub struct Case {
 /// mutation kind is tried. Every task and variant draws from its own
 /// stream, so task 17 is the same in a run of 20 tasks and of 2000.
 pub fn generate(corpus: &Corpus, count: usize, seed: u64) -> Vec<Case> {
+    tasks(corpus, count, seed)
+        .into_iter()
+        .map(|task| {
+            let variants = Mistake::ALL
+                .iter()
+                .enumerate()
+                .filter_map(|(m, &mistake)| {
+                    let mut rng = rng::stream(seed ^ (0x5EED_0000 + m as u64), task.index as u64);
+                    variant(&task, mistake, &mut rng)
+                })
+                .collect();
+            Case { task, variants }
+        })
+        .collect()
+}
+
+/// The tasks of [`generate`], without their variants: task `i` of a seed
+/// is the same here and there.
+pub fn tasks(corpus: &Corpus, count: usize, seed: u64) -> Vec<Task> {
     let langs = corpus.files.len();
     (0..count)
         .filter_map(|i| {
             let mut rng = rng::stream(seed, i as u64);
             let (_, files) = &corpus.files[i % langs];
             let first = (i / langs) % Mutation::ALL.len();
-            let task = (0..Mutation::ALL.len()).find_map(|k| {
+            (0..Mutation::ALL.len()).find_map(|k| {
                 let mutation = Mutation::ALL[(first + k) % Mutation::ALL.len()];
                 (0..FILE_TRIES).find_map(|_| make_task(i, rng.pick(files), mutation, &mut rng))
-            })?;
-            let variants = Mistake::ALL
-                .iter()
-                .enumerate()
-                .filter_map(|(m, &mistake)| {
-                    let mut rng = rng::stream(seed ^ (0x5EED_0000 + m as u64), i as u64);
-                    variant(&task, mistake, &mut rng)
-                })
-                .collect();
-            Some(Case { task, variants })
+            })
         })
         .collect()
 }

@@ -3,7 +3,9 @@
 use std::path::Path;
 
 use crate::bench::Case;
+use crate::content_bench::ReplaceCase;
 use crate::engine::Reply;
+use crate::hunks::Lines;
 use crate::real::RealEdit;
 use crate::score::Outcome;
 
@@ -48,13 +50,20 @@ pub fn mutation_case(
         case.task.lang.name(),
         reply.warnings
     );
+    let files = [&variant.served, &variant.live, &variant.intended];
+    write_case(&case_dir, reply, files, &task);
+}
+
+/// The files of a case: what was sent, the file read, the live one, the
+/// one meant, the one after, the reply, its signals and `task`.
+fn write_case(case_dir: &Path, reply: &Reply, [served, live, intended]: [&Lines; 3], task: &str) {
     write_all(
-        &case_dir,
+        case_dir,
         &[
             ("document.txt", reply.document.as_bytes()),
-            ("original", variant.served.text().as_bytes()),
-            ("live", variant.live.text().as_bytes()),
-            ("intended", variant.intended.text().as_bytes()),
+            ("original", served.text().as_bytes()),
+            ("live", live.text().as_bytes()),
+            ("intended", intended.text().as_bytes()),
             ("after", reply.after.as_deref().unwrap_or_default()),
             ("reply.txt", reply.text.as_bytes()),
             ("signals.txt", signal_lines(reply).as_bytes()),
@@ -83,4 +92,29 @@ pub fn real_case(dir: &Path, engine: &str, class: &str, i: usize, edit: &RealEdi
             ("edit.txt", format!("{}\n", edit.describe()).as_bytes()),
         ],
     );
+}
+
+/// A content-addressed variant's case:
+/// `dir/content/ENGINE/MISTAKE/TASK-FORM-OUTCOME/`.
+pub fn replace_case(
+    dir: &Path,
+    engine: &str,
+    case: &ReplaceCase,
+    v: usize,
+    reply: &Reply,
+    outcome: Outcome,
+) {
+    let variant = &case.variants[v];
+    let case_dir = dir
+        .join("content")
+        .join(engine)
+        .join(variant.mistake.name())
+        .join(format!(
+            "{:05}-{}-{}",
+            case.task.index,
+            variant.form,
+            outcome.label().replace(['(', ')'], "")
+        ));
+    let files = [&variant.served, &variant.live, &variant.intended];
+    write_case(&case_dir, reply, files, &format!("{}\n", case.task.path));
 }

@@ -22,6 +22,9 @@
 //!   consecutive package versions (`scripts/real-edits-corpus`), where
 //!   every refusal or warning is a false alarm; [`views`]: the reads made
 //!   before each edit (the whole file, or windows around the hunks).
+//! * [`content`], [`content_bench`]: edits addressed by content
+//!   (`str_replace`, `apply_patch`, `SUB`) and the mistakes a model makes
+//!   with them, through the engines of each form.
 //!
 //! ```text
 //! scripts/robustness-corpus
@@ -31,6 +34,8 @@
 //! Not part of the product (`publish = false`).
 
 pub mod bench;
+pub mod content;
+pub mod content_bench;
 pub mod corpus;
 pub mod document;
 pub mod dump;

@@ -12,6 +12,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use hashedit_robustness::bench::{Results, generate, run};
+use hashedit_robustness::content_bench::{generate_replace, run_replace};
 use hashedit_robustness::corpus::Corpus;
 use hashedit_robustness::dump;
 use hashedit_robustness::engine::{Engine, Ours};
@@ -38,7 +39,9 @@ struct Args {
     #[arg(long)]
     corpus: Option<PathBuf>,
     /// Suites to run, comma-separated: mutation (mutated hashline
-    /// documents), real (real edits of consecutive package versions).
+    /// documents), real (real edits of consecutive package versions),
+    /// content (content-addressed edits: str_replace, apply_patch, SUB,
+    /// and their mistakes).
     #[arg(long, value_delimiter = ',', default_value = "mutation,real")]
     suite: Vec<String>,
     /// Real-edit corpus directory (default: target/real-edits-corpus, made
@@ -104,6 +107,14 @@ fn engine(name: &str) -> Result<Box<dyn Engine>, String> {
 fn defaults(suite: &str) -> &'static [&'static str] {
     match suite {
         "mutation" => &ENGINES[..4],
+        "content" => &[
+            "hashedit",
+            "hashedit-cli",
+            "rho",
+            "rho-str_replace",
+            "rho-apply_patch",
+            "hashedit-sub",
+        ],
         "real" => &ENGINES,
         _ => &[],
     }
@@ -214,6 +225,50 @@ fn mutation(args: &Args, engines: &mut [Box<dyn Engine>]) -> Result<Results, Str
     Ok(results)
 }
 
+/// The content-addressed variants of the mutation corpus's tasks.
+fn content(args: &Args, engines: &mut [Box<dyn Engine>]) -> Result<(), String> {
+    let dir = args.corpus.clone().unwrap_or_else(Corpus::default_dir);
+    let corpus = Corpus::load(&dir)?;
+    let cases = generate_replace(&corpus, args.tasks, args.seed);
+    let names: Vec<String> = engines.iter().map(|e| e.name().to_string()).collect();
+    let results = run_replace(
+        &cases,
+        engines,
+        |case, v, e, reply, outcome| {
+            if let Some(dir) = &args.dump
+                && (outcome.is_wrong() || outcome == Outcome::RefusedOther)
+            {
+                dump::replace_case(dir, &names[e], case, v, reply, outcome);
+            }
+        },
+        progress("tasks"),
+    );
+    eprintln!();
+    println!(
+        "\n# Content-addressed edits: {} tasks, seed {}\n",
+        cases.len(),
+        args.seed
+    );
+    println!(
+        "Forms: hashedit, hashedit-cli and rho take PUT/CUT documents (stale kinds only), \
+         rho-str_replace str_replace calls, rho-apply_patch V4A patches, hashedit-sub SUB \
+         documents. stale-at-edit is right when refused.\n"
+    );
+    print!("{}", report::replace_summary(&results));
+    for (e, name) in results.engines.iter().enumerate() {
+        println!("\n## {name} on content-addressed edits\n");
+        print!("{}", report::replace_detail(&results, e));
+    }
+    println!();
+    for (name, elapsed) in results.engines.iter().zip(&results.elapsed) {
+        println!(
+            "time in {name} (content-addressed): {:.1} s",
+            elapsed.as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
 /// The real-edit corpus after `reads`: its tables, and its results for
 /// the guard table.
 fn real_edits(
@@ -285,8 +340,10 @@ fn main() -> ExitCode {
         ExitCode::from(2)
     };
     for suite in &args.suite {
-        if !["mutation", "real"].contains(&suite.as_str()) {
-            return fail(format!("unknown suite {suite:?}; known: mutation, real"));
+        if !["mutation", "real", "content"].contains(&suite.as_str()) {
+            return fail(format!(
+                "unknown suite {suite:?}; known: mutation, real, content"
+            ));
         }
     }
     let mut reads = Vec::new();
@@ -355,6 +412,23 @@ fn main() -> ExitCode {
             if mode == Reads::WholeFile || real.is_none() {
                 real = Some(results);
             }
+        }
+    }
+    if wants("content") {
+        let all = [
+            Form::Document,
+            Form::SubDocument,
+            Form::StrReplace,
+            Form::ApplyPatch,
+        ];
+        let mut engines = match pool.take(&names("content"), &all) {
+            Ok(e) => e,
+            Err(e) => return fail(e),
+        };
+        let done = content(&args, &mut engines);
+        pool.give(engines);
+        if let Err(e) = done {
+            return fail(e);
         }
     }
     let guarded = match (&mutated, &real) {

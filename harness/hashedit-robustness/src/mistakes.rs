@@ -44,6 +44,7 @@ use body::{dropped_indentation, elision};
 use echo::echo;
 use edges::{both_edges, echoed_closer, insert_anchor};
 use ranges::{off_by_one, one_short, widened};
+pub(crate) use stale::{comment, far_lines, moved};
 use stale::{stale_drift, stale_whitespace};
 
 /// Nearest distance (in lines) between a drift and any edited line.

@@ -1,12 +1,16 @@
 //! The tables: per mistake kind, every engine side by side; the real-edit
-//! corpus per engine ([`real_summary`], [`real_detail`]); and per guard,
-//! what it prevented and what it stopped wrongly ([`guards`]).
+//! corpus per engine ([`real_summary`], [`real_detail`]); per guard,
+//! what it prevented and what it stopped wrongly ([`guards`]); and the
+//! content-addressed edits ([`replace_summary`], [`replace_detail`]).
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+mod content;
 mod guards;
 mod real;
 
+pub use content::{replace_detail, replace_summary};
 pub use guards::{GuardRow, guard_rows, guards};
 pub use real::{real_detail, real_summary};
 
@@ -31,6 +35,24 @@ fn pct(part: usize, whole: usize) -> String {
     }
 }
 
+/// `ok% · refused% · wrong` of one cell's counts: the shares applied as
+/// intended and refused, and the count applied wrongly (bold unless 0).
+fn outcome_shares(c: &BTreeMap<Outcome, usize>) -> String {
+    let n: usize = c.values().sum();
+    let refused = c[&Outcome::RefusedActionable] + c[&Outcome::RefusedOther];
+    let wrong = c[&Outcome::WrongWarned] + c[&Outcome::WrongSilent];
+    let wrong = if wrong == 0 {
+        "0".to_string()
+    } else {
+        format!("**{wrong}**")
+    };
+    format!(
+        "{} · {} · {wrong}",
+        pct(c[&Outcome::Intended], n),
+        pct(refused, n)
+    )
+}
+
 /// The summary table: for each mistake kind and engine, the share applied
 /// as intended, refused (actionable + other) and the count applied wrongly.
 pub fn summary(results: &Results) -> String {
@@ -49,21 +71,7 @@ pub fn summary(results: &Results) -> String {
         }
         let mut row = format!("| {} | {docs} |", mistake.name());
         for e in 0..results.engines.len() {
-            let c = results.counts(mistake, e);
-            let n: usize = c.values().sum();
-            let refused = c[&Outcome::RefusedActionable] + c[&Outcome::RefusedOther];
-            let wrong = c[&Outcome::WrongWarned] + c[&Outcome::WrongSilent];
-            let wrong = if wrong == 0 {
-                "0".to_string()
-            } else {
-                format!("**{wrong}**")
-            };
-            let _ = write!(
-                row,
-                " {} · {} · {wrong} |",
-                pct(c[&Outcome::Intended], n),
-                pct(refused, n)
-            );
+            let _ = write!(row, " {} |", outcome_shares(&results.counts(mistake, e)));
         }
         let _ = writeln!(out, "{row}");
     }

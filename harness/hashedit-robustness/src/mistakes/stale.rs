@@ -7,11 +7,12 @@ use crate::rng::Rng;
 
 use super::{DRIFT_DISTANCE, Mistake, Variant};
 
-/// Lines at least [`DRIFT_DISTANCE`] away from every hunk.
-fn far_lines(task: &Task) -> Vec<usize> {
-    (1..=task.original.len())
+/// The lines of a file of `lines` lines at least [`DRIFT_DISTANCE`] away
+/// from every hunk.
+pub(crate) fn far_lines(hunks: &[Hunk], lines: usize) -> Vec<usize> {
+    (1..=lines)
         .filter(|&p| {
-            task.hunks.iter().all(|h| {
+            hunks.iter().all(|h| {
                 let (s, e) = h.footprint();
                 p + DRIFT_DISTANCE <= s || p >= e + DRIFT_DISTANCE
             })
@@ -19,17 +20,33 @@ fn far_lines(task: &Task) -> Vec<usize> {
         .collect()
 }
 
-fn comment(lang: Lang) -> &'static str {
+/// The comment another writer leaves, in `lang`'s syntax.
+pub(crate) fn comment(lang: Lang) -> &'static str {
     match lang {
         Lang::Python => "# changed by another writer",
         _ => "// changed by another writer",
     }
 }
 
+/// `hunks` after another writer inserted (`delta` 1) or deleted (-1) a
+/// line at line `p`: the hunks below it move.
+pub(crate) fn moved(hunks: &[Hunk], p: usize, delta: isize) -> Vec<Hunk> {
+    hunks
+        .iter()
+        .map(|h| {
+            if h.footprint().0 > p {
+                h.shifted(delta)
+            } else {
+                h.clone()
+            }
+        })
+        .collect()
+}
+
 /// The file changed after the read: a line inserted, deleted or edited
 /// away from the hunks. Intended: the oracle edit on the changed file.
 pub(super) fn stale_drift(task: &Task, rng: &mut Rng) -> Option<Variant> {
-    let far = far_lines(task);
+    let far = far_lines(&task.hunks, task.original.len());
     if far.is_empty() {
         return None;
     }
@@ -56,18 +73,7 @@ pub(super) fn stale_drift(task: &Task, rng: &mut Rng) -> Option<Variant> {
             ("line-edited", 0)
         }
     };
-    let moved: Vec<Hunk> = task
-        .hunks
-        .iter()
-        .map(|h| {
-            if h.footprint().0 > p {
-                h.shifted(delta)
-            } else {
-                h.clone()
-            }
-        })
-        .collect();
-    let intended = apply(&live, &moved).ok()?;
+    let intended = apply(&live, &moved(&task.hunks, p, delta)).ok()?;
     Some(Variant {
         mistake: Mistake::StaleDrift,
         form,
@@ -83,7 +89,7 @@ pub(super) fn stale_drift(task: &Task, rng: &mut Rng) -> Option<Variant> {
 /// or formatter touched it): both tag schemes ignore trailing whitespace,
 /// so the tag still matches. Intended: the oracle edit on the changed file.
 pub(super) fn stale_whitespace(task: &Task, rng: &mut Rng) -> Option<Variant> {
-    let far: Vec<usize> = far_lines(task)
+    let far: Vec<usize> = far_lines(&task.hunks, task.original.len())
         .into_iter()
         .filter(|&p| !task.original.line(p).trim().is_empty())
         .collect();
