@@ -25,6 +25,7 @@
 //! * [`content`], [`content_bench`]: edits addressed by content
 //!   (`str_replace`, `apply_patch`, `SUB`) and the mistakes a model makes
 //!   with them, through the engines of each form.
+//! * [`token_bench`]: what each form of each real edit costs in tokens.
 //!
 //! ```text
 //! scripts/robustness-corpus
@@ -52,5 +53,6 @@ pub mod report;
 pub mod rng;
 pub mod score;
 pub mod signal;
+pub mod token_bench;
 pub mod tokens;
 pub mod views;

@@ -1,13 +1,14 @@
-//! `hashedit-robustness`: prints the robustness tables.
+//! `hashedit-robustness`: prints the robustness and token tables.
 //!
 //! ```text
 //! scripts/robustness-corpus
 //! scripts/real-edits-corpus
 //! cargo run --release -p hashedit-robustness -- --tasks 2000 --seed 1
+//! cargo run --release -p hashedit-robustness -- --suite tokens --json target/bench/tokens.json
 //! ```
 
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -22,9 +23,10 @@ use hashedit_robustness::real::RealCorpus;
 use hashedit_robustness::real_bench::{RealClass, RealResults, run_real_reading};
 use hashedit_robustness::report;
 use hashedit_robustness::score::Outcome;
+use hashedit_robustness::token_bench::{long_line_edit, run_tokens};
 use hashedit_robustness::views::Reads;
 
-/// Offline edit-robustness benchmark.
+/// Offline edit-robustness and token benchmarks.
 #[derive(Debug, Parser)]
 #[command(name = "hashedit-robustness")]
 struct Args {
@@ -41,7 +43,8 @@ struct Args {
     /// Suites to run, comma-separated: mutation (mutated hashline
     /// documents), real (real edits of consecutive package versions),
     /// content (content-addressed edits: str_replace, apply_patch, SUB,
-    /// and their mistakes).
+    /// and their mistakes), tokens (what each form of each real edit
+    /// costs).
     #[arg(long, value_delimiter = ',', default_value = "mutation,real")]
     suite: Vec<String>,
     /// Real-edit corpus directory (default: target/real-edits-corpus, made
@@ -69,6 +72,13 @@ struct Args {
     /// files, reply, signals).
     #[arg(long)]
     dump: Option<PathBuf>,
+    /// Write the token suite's figures as JSON to this file.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// The minified one-line file of the token suite's long-line case
+    /// (default: svelte's compiler/index.js in the mutation corpus).
+    #[arg(long)]
+    long_line: Option<PathBuf>,
     /// Exit with status 1 when hashedit (the first engine) applied any
     /// document wrongly.
     #[arg(long)]
@@ -333,6 +343,62 @@ fn real_edits(
     results
 }
 
+/// The token suite: tables to stdout, figures to `--json`.
+fn tokens(args: &Args) -> Result<bool, String> {
+    let dir = args
+        .real_corpus
+        .clone()
+        .unwrap_or_else(RealCorpus::default_dir);
+    let corpus = RealCorpus::load(&dir)?;
+    let edits = corpus.slice(args.real_docs.unwrap_or(usize::MAX));
+    let long_file = args.long_line.clone().unwrap_or_else(|| {
+        args.corpus
+            .clone()
+            .unwrap_or_else(Corpus::default_dir)
+            .join("javascript/svelte-5.1.0/compiler/index.js")
+    });
+    let long = long_line_edit(&long_file, "javascript/svelte-5.1.0/compiler/index.js");
+    if long.is_none() {
+        eprintln!(
+            "hashedit-robustness: no minified one-line file at {}: the long-line case is skipped",
+            long_file.display()
+        );
+    }
+    let run = run_tokens(&edits, long.as_ref(), progress("edits"))?;
+    eprintln!();
+    println!("\n# Tokens: {} real edits\n", run.edits.len());
+    println!("corpus: {}\n", corpus.manifest.join("; "));
+    println!("## Every payload\n");
+    print!("{}", report::token_summary(&run));
+    println!("\nguard refusals counted: {}\n", report::guard_kinds(&run));
+    println!("## Each written form against minimal str_replace calls (o200k, per edit)\n");
+    print!("{}", report::token_ratios(&run));
+    println!("\n## By edit size (o200k: median / p90 / total)\n");
+    print!("{}", report::token_by_size(&run));
+    println!("\n## By language (o200k: median / p90 / total)\n");
+    print!("{}", report::token_by_language(&run));
+    println!("\n## Highest ratios: cheapest line-addressed form / minimal str_replace\n");
+    print!("{}", report::worst_ratios(&run, 10));
+    if let Some(case) = &run.long_line {
+        println!("\n## The long-line case: {}\n", case.describe);
+        print!("{}", report::long_line(case));
+    }
+    println!("\n## Generated payloads, each applied by its reference reading\n");
+    print!("{}", report::token_checks(&run));
+    if let Some(path) = &args.json {
+        write_json(path, &report::token_json(&run))?;
+    }
+    Ok(run.failures.is_empty())
+}
+
+fn write_json(path: &Path, value: &serde_json::Value) -> Result<(), String> {
+    if let Some(parent) = path.parent() {
+        let _ = std::fs::create_dir_all(parent);
+    }
+    let text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())?;
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     let fail = |e: String| {
@@ -340,9 +406,9 @@ fn main() -> ExitCode {
         ExitCode::from(2)
     };
     for suite in &args.suite {
-        if !["mutation", "real", "content"].contains(&suite.as_str()) {
+        if !["mutation", "real", "content", "tokens"].contains(&suite.as_str()) {
             return fail(format!(
-                "unknown suite {suite:?}; known: mutation, real, content"
+                "unknown suite {suite:?}; known: mutation, real, content, tokens"
             ));
         }
     }
@@ -431,6 +497,13 @@ fn main() -> ExitCode {
             return fail(e);
         }
     }
+    let mut tokens_ok = true;
+    if wants("tokens") {
+        match tokens(&args) {
+            Ok(ok) => tokens_ok = ok,
+            Err(e) => return fail(e),
+        }
+    }
     let guarded = match (&mutated, &real) {
         (Some(m), _) => m.engines.clone(),
         (None, Some(r)) => r.engines.clone(),
@@ -451,6 +524,10 @@ fn main() -> ExitCode {
         });
     if args.strict && wrong > 0 {
         eprintln!("hashedit-robustness: the first engine applied {wrong} document(s) wrongly");
+        return ExitCode::from(1);
+    }
+    if !tokens_ok {
+        eprintln!("hashedit-robustness: a generated payload did not land (see the checks table)");
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS

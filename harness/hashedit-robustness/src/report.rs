@@ -1,7 +1,7 @@
 //! The tables: per mistake kind, every engine side by side; the real-edit
 //! corpus per engine ([`real_summary`], [`real_detail`]); per guard,
 //! what it prevented and what it stopped wrongly ([`guards`]); and the
-//! content-addressed edits ([`replace_summary`], [`replace_detail`]).
+//! token benchmark ([`token_summary`] and the tables after it).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -9,10 +9,15 @@ use std::fmt::Write as _;
 mod content;
 mod guards;
 mod real;
+mod tokens;
 
 pub use content::{replace_detail, replace_summary};
 pub use guards::{GuardRow, guard_rows, guards};
 pub use real::{real_detail, real_summary};
+pub use tokens::{
+    guard_kinds, long_line, token_by_language, token_by_size, token_checks, token_json,
+    token_ratios, token_summary, worst_ratios,
+};
 
 use crate::bench::Results;
 use crate::mistakes::Mistake;
