@@ -41,8 +41,23 @@ fn bench_smoke_produces_its_table() {
         .nth(2)
         .expect("harness/hashedit-bench sits two levels below the repository root");
     let out = tempfile::tempdir().expect("a temporary directory");
+    // The token workload needs hashedit-robustness (built beside this
+    // binary by a workspace build) and the real-edit corpus.
+    let robustness = bench_bin.with_file_name(format!(
+        "hashedit-robustness{}",
+        std::env::consts::EXE_SUFFIX
+    ));
+    let corpus = std::env::var_os("HASHEDIT_REAL_EDITS_CORPUS")
+        .map_or_else(|| repo.join("target").join("real-edits-corpus"), Into::into);
+    let tokens = robustness.is_file() && corpus.join("MANIFEST").is_file();
+    if !tokens {
+        eprintln!(
+            "bench smoke: no hashedit-robustness or real-edit corpus: the tokens workload is left out"
+        );
+    }
     let started = Instant::now();
-    let run = Command::new("python3")
+    let mut bench = Command::new("python3");
+    bench
         .arg(repo.join("scripts").join("bench"))
         .arg("--smoke")
         .arg("--hashedit")
@@ -50,9 +65,15 @@ fn bench_smoke_produces_its_table() {
         .arg("--bench-bin")
         .arg(&bench_bin)
         .arg("--out")
-        .arg(out.path())
-        .output()
-        .expect("scripts/bench runs");
+        .arg(out.path());
+    if tokens {
+        bench
+            .arg("--only")
+            .arg("grep,read,edit,latency,mcp,tokens")
+            .arg("--robustness-bin")
+            .arg(&robustness);
+    }
+    let run = bench.output().expect("scripts/bench runs");
     let stdout = String::from_utf8_lossy(&run.stdout);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(
@@ -87,12 +108,14 @@ fn bench_smoke_produces_its_table() {
     let checks = json["checks"].as_array().expect("results.json has checks");
     // The grep rows need ripgrep (the peer); without it they are skipped.
     let has_rg = Command::new("rg").arg("--version").output().is_ok();
-    let kinds: &[&str] = if has_rg {
-        &["grep ", "read ", "edit "]
-    } else {
-        &["read ", "edit "]
-    };
-    for kind in kinds {
+    let mut kinds: Vec<&str> = vec!["read ", "edit "];
+    if has_rg {
+        kinds.push("grep ");
+    }
+    if tokens {
+        kinds.push("tokens: ");
+    }
+    for kind in &kinds {
         assert!(
             checks
                 .iter()
