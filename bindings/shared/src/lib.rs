@@ -9,25 +9,30 @@
 //! Block locators (`N*`) use the tree-sitter grammars of every language
 //! the release binary knows.
 //!
-//! Every method returns the tool's [`Outcome`] (the model-facing text and
-//! the facts as JSON) or its [`ToolError`] (a stable kind and the
-//! model-facing message), exactly what the CLI and the MCP server send.
+//! A binding builds a [`Request`] from a method's arguments and options
+//! (their names are the fields of the tool's own argument struct, checked
+//! against the schema derived from it) and runs it with [`Embedded::run`]:
+//! the tool's [`Reply`] (the model-facing text and the facts as JSON) or
+//! its [`ToolError`] (a stable kind and the model-facing message), exactly
+//! what the CLI and the MCP server send.
 
 use std::path::Path;
 
 use hashedit_blocks::TreeSitterBlocks;
 use hashedit_core::TagScheme;
-use hashedit_mcp::{ToolFormat, export_tool_definitions};
+use hashedit_mcp::{ToolFormat, export_tool_definitions, parse_arguments};
 use hashedit_tools::{
-    EditArgs, EditMode, ErrorKind, GlobArgs, GrepArgs, ListDirArgs, Outcome, ReadFileArgs, Session,
-    ToolContext, ToolError, ToolResult, Workspace, WriteArgs,
+    ErrorKind, Outcome, Session, ToolContext, ToolError, ToolName, ToolResult, Workspace,
 };
-use serde_json::Value;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
 
 mod preview;
 mod projection;
+mod request;
 
 pub use projection::project_json;
+pub use request::{Case, Request};
 
 /// Whether an [`Embedded`] workspace may change files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -117,86 +122,100 @@ impl Embedded {
             .with_session(&self.session)
     }
 
-    /// `read_file`.
-    pub fn read(&self, args: &ReadFileArgs) -> ToolResult<Outcome> {
-        hashedit_tools::read_file(&self.context(), args)
-    }
-
-    /// `grep`.
-    pub fn grep(&self, args: &GrepArgs) -> ToolResult<Outcome> {
-        hashedit_tools::grep(&self.context(), args)
-    }
-
-    /// `glob`.
-    pub fn glob(&self, args: &GlobArgs) -> ToolResult<Outcome> {
-        hashedit_tools::glob(&self.context(), args)
-    }
-
-    /// `list_dir`.
-    pub fn list_dir(&self, args: &ListDirArgs) -> ToolResult<Outcome> {
-        hashedit_tools::list_dir(&self.context(), args)
-    }
-
-    /// `write`; refused on a read-only workspace.
-    pub fn write(&self, args: &WriteArgs) -> ToolResult<Outcome> {
-        self.writable("write")?;
-        hashedit_tools::write(&self.context(), args)
-    }
-
-    /// `edit` (a dry run writes nothing and answers with each file's
-    /// unified diff); refused on a read-only workspace.
-    pub fn edit(&self, args: &EditArgs, mode: EditMode) -> ToolResult<Outcome> {
-        self.writable("edit")?;
-        hashedit_tools::edit(&self.context(), args, mode)
+    /// Runs `request`: its arguments are checked against the tool's schema
+    /// (the one the MCP server publishes and enforces: unknown names,
+    /// types and bounds are refused naming the valid arguments), then the
+    /// tool runs with this workspace's session, blocking on file I/O.
+    ///
+    /// Errors: `invalid_arguments` for arguments that do not fit,
+    /// `permission_denied` for `write` and `edit` on a read-only
+    /// workspace, then the tool's own.
+    pub fn run(&self, request: Request) -> ToolResult<Reply> {
+        let Request {
+            tool,
+            arguments,
+            mode,
+        } = request;
+        let cx = self.context();
+        let arguments = Some(&arguments);
+        let outcome = match tool {
+            ToolName::ReadFile => hashedit_tools::read_file(&cx, &parse(tool, arguments)?),
+            ToolName::Grep => hashedit_tools::grep(&cx, &parse(tool, arguments)?),
+            ToolName::Glob => hashedit_tools::glob(&cx, &parse(tool, arguments)?),
+            ToolName::ListDir => hashedit_tools::list_dir(&cx, &parse(tool, arguments)?),
+            ToolName::Write => {
+                self.writable(tool)?;
+                hashedit_tools::write(&cx, &parse(tool, arguments)?)
+            }
+            ToolName::Edit => {
+                self.writable(tool)?;
+                hashedit_tools::edit(&cx, &parse(tool, arguments)?, mode)
+            }
+        }?;
+        Ok(Reply::from(outcome))
     }
 
     /// Runs the tool called `name` (`read_file`, `grep`, `glob`,
     /// `list_dir`, `write`, `edit`) with `arguments`, a JSON object of the
     /// shape [`tool_definitions`] describes: the one call a function-calling
-    /// loop needs. Errors: `invalid_arguments` for an unknown tool or
-    /// arguments that do not fit, then the tool's own.
-    pub fn call(&self, name: &str, arguments: Value) -> ToolResult<Outcome> {
-        let arguments = match arguments {
-            Value::Null => Value::Object(serde_json::Map::new()),
-            other => other,
-        };
-        match name {
-            "read_file" => self.read(&from_json(name, arguments)?),
-            "grep" => self.grep(&from_json(name, arguments)?),
-            "glob" => self.glob(&from_json(name, arguments)?),
-            "list_dir" => self.list_dir(&from_json(name, arguments)?),
-            "write" => self.write(&from_json(name, arguments)?),
-            "edit" => self.edit(&from_json(name, arguments)?, EditMode::Apply),
-            other => Err(ToolError::new(
-                ErrorKind::InvalidArguments,
-                format!(
-                    "unknown tool '{other}': the tools are read_file, grep, glob, list_dir, write and edit"
-                ),
-            )),
-        }
+    /// loop needs. Errors: as [`Request::from_call`], then as
+    /// [`Embedded::run`].
+    pub fn call(&self, name: &str, arguments: Value) -> ToolResult<Reply> {
+        self.run(Request::from_call(name, arguments)?)
     }
 
-    fn writable(&self, tool: &str) -> ToolResult<()> {
+    fn writable(&self, tool: ToolName) -> ToolResult<()> {
         match self.access {
             Access::ReadWrite => Ok(()),
             Access::ReadOnly => Err(ToolError::new(
                 ErrorKind::PermissionDenied,
                 format!(
-                    "{tool} is not available: this hashedit workspace is read-only, so it offers \
-                     only read_file, grep, glob and list_dir; nothing was written"
+                    "{} is not available: this hashedit workspace is read-only, so it offers \
+                     only read_file, grep, glob and list_dir; nothing was written",
+                    tool.as_str()
                 ),
             )),
         }
     }
 }
 
-fn from_json<T: serde::de::DeserializeOwned>(tool: &str, arguments: Value) -> ToolResult<T> {
-    serde_json::from_value(arguments).map_err(|error| {
-        ToolError::new(
-            ErrorKind::InvalidArguments,
-            format!("invalid arguments for {tool}: {error}"),
-        )
-    })
+/// A successful tool call as the bindings return it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reply {
+    /// Exactly the text the model should read.
+    pub text: String,
+    /// The call's facts as JSON (paths, tags, counts; for an edit,
+    /// `files[i].diff`, each file's unified diff).
+    pub data: Value,
+}
+
+impl From<Outcome> for Reply {
+    fn from(outcome: Outcome) -> Reply {
+        Reply {
+            text: outcome.text,
+            data: outcome.structured,
+        }
+    }
+}
+
+/// `result` as one JSON value, the shape of the CLI's `--json` output:
+/// `{"ok":true,"text","data"}`, or `{"ok":false,"error":{"kind","message"}}`
+/// with the error's stable kind (FORMAT.md §8.4).
+pub fn envelope(result: ToolResult<Reply>) -> Value {
+    match result {
+        Ok(reply) => json!({"ok": true, "text": reply.text, "data": reply.data}),
+        Err(error) => json!({
+            "ok": false,
+            "error": {"kind": error.kind.name(), "message": error.message},
+        }),
+    }
+}
+
+fn parse<T: DeserializeOwned>(
+    tool: ToolName,
+    arguments: Option<&Map<String, Value>>,
+) -> ToolResult<T> {
+    parse_arguments(tool, arguments).map_err(request::invalid)
 }
 
 /// Reads a tag scheme name (`rho` or `omp`).

@@ -32,7 +32,7 @@ fn read_then_edit_chained_from_the_preview_through_call() {
         format!("PUT 2: (1 → 1 line)\n[f.txt#{new_tag}]\n1:a\n2:B\n3:c")
     );
     assert_eq!(
-        edit.structured["files"][0]["diff"],
+        edit.data["files"][0]["diff"],
         "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"
     );
     assert_eq!(
@@ -45,12 +45,10 @@ fn read_then_edit_chained_from_the_preview_through_call() {
 fn a_read_only_workspace_refuses_writes_and_unknown_calls_are_named() {
     let (dir, ws) = workspace(&[("f.txt", "a\n")], Access::ReadOnly);
     let error = ws
-        .write(&WriteArgs {
-            path: "f.txt".into(),
-            content: "b\n".into(),
-            tag: None,
-            force: None,
-        })
+        .call(
+            "write",
+            serde_json::json!({"path": "f.txt", "content": "b\n"}),
+        )
         .unwrap_err();
     assert_eq!(error.kind, ErrorKind::PermissionDenied);
     assert_eq!(
@@ -64,16 +62,140 @@ fn a_read_only_workspace_refuses_writes_and_unknown_calls_are_named() {
     );
     let error = ws.call("delete", Value::Null).unwrap_err();
     assert_eq!(error.kind, ErrorKind::InvalidArguments);
+    assert_eq!(
+        error.message,
+        "unknown tool 'delete': the tools are read_file, grep, glob, list_dir, write and edit"
+    );
     let error = ws
         .call("read_file", serde_json::json!({"path": 3}))
         .unwrap_err();
     assert_eq!(error.kind, ErrorKind::InvalidArguments);
-    assert!(
-        error
-            .message
-            .starts_with("invalid arguments for read_file: "),
-        "{}",
-        error.message
+    assert_eq!(
+        error.message,
+        "invalid arguments for read_file: path must be a string, got 3"
+    );
+}
+
+/// Options are the argument struct's fields in the binding's case, checked
+/// by the tool's schema: every field is reachable, an unknown or
+/// ill-typed one is refused naming the valid ones.
+#[test]
+fn options_are_the_argument_structs_fields() {
+    let (_dir, ws) = workspace(
+        &[
+            ("a.txt", "x\n"),
+            (".hidden.txt", "x\n"),
+            ("ignored.txt", "x\n"),
+            (".ignore", "ignored.txt\n"),
+        ],
+        Access::ReadWrite,
+    );
+    let grep = |options: Value, case: Case| {
+        let request = Request::new(ToolName::Grep)
+            .arg("pattern", "^X$")
+            .options(options, case)?;
+        ws.run(request)
+    };
+    let camel = grep(
+        serde_json::json!({"caseSensitive": false, "includeHidden": true, "outputMode": "count", "noIgnore": true}),
+        Case::Camel,
+    )
+    .unwrap();
+    assert_eq!(
+        camel.text,
+        ".hidden.txt:1\na.txt:1\nignored.txt:1\n\n3 matches in 3 files"
+    );
+    let snake = grep(
+        serde_json::json!({"case_sensitive": false, "include_hidden": true, "output_mode": "count", "no_ignore": true}),
+        Case::Snake,
+    )
+    .unwrap();
+    assert_eq!(snake, camel);
+    let unknown = grep(serde_json::json!({"ignoreCase": true}), Case::Camel).unwrap_err();
+    assert_eq!(unknown.kind, ErrorKind::InvalidArguments);
+    assert_eq!(
+        unknown.message,
+        "invalid arguments for grep: unknown argument ignore_case (grep takes only \
+         case_sensitive, glob, include_hidden, literal, max_per_file, max_results, no_ignore, \
+         output_mode, path, pattern)"
+    );
+    let typed = grep(serde_json::json!({"maxResults": 0}), Case::Camel).unwrap_err();
+    assert_eq!(
+        typed.message,
+        "invalid arguments for grep: max_results must be an integer of at least 1, got 0"
+    );
+    let twice = grep(serde_json::json!({"pattern": "y"}), Case::Snake).unwrap_err();
+    assert_eq!(
+        twice.message,
+        "pattern is given twice: as an argument of grep and as an option"
+    );
+    let not_object = grep(serde_json::json!(3), Case::Snake).unwrap_err();
+    assert_eq!(
+        not_object.message,
+        "the options of grep must be an object, got 3"
+    );
+    // null is absent, as over MCP.
+    assert_eq!(
+        grep(serde_json::json!({"glob": null}), Case::Camel)
+            .unwrap()
+            .text,
+        "no matches for '^X$' under . (1 entry skipped by .gitignore/.ignore rules, which \
+         no_ignore lifts)"
+    );
+}
+
+#[test]
+fn a_dry_run_is_an_edit_option() {
+    let (dir, ws) = workspace(&[("f.txt", "a\n")], Access::ReadWrite);
+    let document = format!("[f.txt#{}]\nPUT 1:\n+b\n", tag(b"a\n", TagScheme::Rho));
+    let edit = |options: Value| {
+        let request = Request::new(ToolName::Edit)
+            .arg("input", document.as_str())
+            .options(options, Case::Camel)?;
+        ws.run(request)
+    };
+    let dry = edit(serde_json::json!({"dryRun": true})).unwrap();
+    assert_eq!(
+        dry.data["files"][0]["diff"],
+        "--- a/f.txt\n+++ b/f.txt\n@@ -1 +1 @@\n-a\n+b\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("f.txt")).unwrap(),
+        "a\n"
+    );
+    assert_eq!(
+        edit(serde_json::json!({"dryRun": 1})).unwrap_err().message,
+        "dryRun must be true or false, got 1"
+    );
+    let read = Request::new(ToolName::ReadFile)
+        .arg("path", "f.txt")
+        .options(serde_json::json!({"dryRun": true}), Case::Camel)
+        .unwrap();
+    assert_eq!(
+        ws.run(read).unwrap_err().message,
+        "invalid arguments for read_file: unknown argument dry_run (read_file takes only limit, \
+         offset, path)"
+    );
+    edit(serde_json::json!({"dryRun": false})).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("f.txt")).unwrap(),
+        "b\n"
+    );
+}
+
+#[test]
+fn envelopes_carry_the_reply_or_the_error_kind() {
+    let (_dir, ws) = workspace(&[("f.txt", "a\n")], Access::ReadWrite);
+    let a = tag(b"a\n", TagScheme::Rho);
+    assert_eq!(
+        envelope(ws.call("read_file", serde_json::json!({"path": "f.txt"}))),
+        serde_json::json!({"ok": true, "text": format!("[f.txt#{a}]\n1:a"), "data": {
+            "path": "f.txt", "tag": a, "total_lines": 1, "start": 1, "end": 1, "partial": false,
+        }})
+    );
+    assert_eq!(
+        envelope(ws.call("read_file", serde_json::json!({"path": "g.txt"}))),
+        serde_json::json!({"ok": false, "error": {"kind": "not_found", "message": "g.txt does not exist; check the path with glob or list_dir"}})
     );
 }
 

@@ -50,7 +50,7 @@ use hashedit_tools::Workspace;
 use rmcp::service::{QuitReason, ServerInitializeError};
 use tokio::io::{AsyncRead, AsyncWrite};
 
-pub use arguments::CLIENT_CONTROL_ARGUMENTS;
+pub use arguments::{CLIENT_CONTROL_ARGUMENTS, parse_arguments};
 pub use catalog::{CatalogEntry, GUIDE, GUIDE_PROMPT, INSTRUCTIONS, READ_ONLY_INSTRUCTIONS};
 pub use export::{ToolFormat, export_tool_definitions};
 pub use result::{RESULT_META_KEY, StructuredContent};
