@@ -1,7 +1,8 @@
 //! The native module of the `hashedit` Python package (`hashedit._native`).
 //!
 //! Wraps [`hashedit_embed::Embedded`]: a `Workspace` class whose methods run
-//! the six tools with the GIL released, a `Result` of `.text` and `.data`,
+//! the six tools with the GIL released (their keyword options are the
+//! fields of the tool's argument struct, checked against its schema), a `Result` of `.text` and `.data`,
 //! the `ToolError` exception carrying `.kind`, the pure helpers `tag`,
 //! `project` and `tool_definitions`, and `main`, the `hashedit` command
 //! line ([`hashedit::run_from`]). The Python layer (`python/hashedit`)
@@ -10,11 +11,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use hashedit_embed::{Access, Embedded, Options};
-use hashedit_tools::{
-    EditArgs, EditMode, GlobArgs, GrepArgs, ListDirArgs, Outcome, OutputMode, ReadFileArgs,
-    ToolError as CoreError, ToolResult, WriteArgs,
-};
+use hashedit_embed::{Access, Case, Embedded, Options, Request};
+use hashedit_tools::{ToolError as CoreError, ToolName};
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
@@ -110,119 +108,94 @@ impl PyWorkspace {
         self.inner.access() == Access::ReadOnly
     }
 
-    #[pyo3(signature = (path, offset = None, limit = None))]
+    /// `read_file`.
+    #[pyo3(signature = (path, **options))]
     fn read(
         &self,
         py: Python<'_>,
         path: String,
-        offset: Option<usize>,
-        limit: Option<usize>,
+        options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<ToolOutput> {
-        let args = ReadFileArgs {
-            path,
-            offset,
-            limit,
-        };
-        self.run(py, move |ws| ws.read(&args))
+        self.run(
+            py,
+            Request::new(ToolName::ReadFile).arg("path", path),
+            options,
+        )
     }
 
-    #[pyo3(signature = (pattern, path = None, *, glob = None, literal = false, ignore_case = false,
-                        include_hidden = false, max_results = None, max_per_file = None,
-                        output_mode = "content"))]
-    #[allow(clippy::too_many_arguments)]
+    /// `grep`.
+    #[pyo3(signature = (pattern, **options))]
     fn grep(
         &self,
         py: Python<'_>,
         pattern: String,
-        path: Option<String>,
-        glob: Option<String>,
-        literal: bool,
-        ignore_case: bool,
-        include_hidden: bool,
-        max_results: Option<usize>,
-        max_per_file: Option<usize>,
-        output_mode: &str,
+        options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<ToolOutput> {
-        let output_mode: OutputMode = output_mode.parse().map_err(PyValueError::new_err)?;
-        let args = GrepArgs {
-            pattern,
-            path,
-            glob,
-            literal: Some(literal),
-            case_sensitive: Some(!ignore_case),
-            include_hidden: Some(include_hidden),
-            max_results,
-            max_per_file,
-            output_mode: Some(output_mode),
-            ..Default::default()
-        };
-        self.run(py, move |ws| ws.grep(&args))
+        self.run(
+            py,
+            Request::new(ToolName::Grep).arg("pattern", pattern),
+            options,
+        )
     }
 
-    #[pyo3(signature = (pattern, path = None, *, include_hidden = false, max_results = None))]
+    /// `glob`.
+    #[pyo3(signature = (pattern, **options))]
     fn glob(
         &self,
         py: Python<'_>,
         pattern: String,
-        path: Option<String>,
-        include_hidden: bool,
-        max_results: Option<usize>,
+        options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<ToolOutput> {
-        let args = GlobArgs {
-            pattern,
-            path,
-            include_hidden: Some(include_hidden),
-            max_results,
-            ..Default::default()
-        };
-        self.run(py, move |ws| ws.glob(&args))
+        self.run(
+            py,
+            Request::new(ToolName::Glob).arg("pattern", pattern),
+            options,
+        )
     }
 
-    #[pyo3(signature = (path = ".".to_string()))]
-    fn list_dir(&self, py: Python<'_>, path: String) -> PyResult<ToolOutput> {
-        let args = ListDirArgs {
-            path,
-            ..Default::default()
-        };
-        self.run(py, move |ws| ws.list_dir(&args))
+    /// `list_dir` (the root by default).
+    #[pyo3(signature = (path = ".".to_string(), **options))]
+    fn list_dir(
+        &self,
+        py: Python<'_>,
+        path: String,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<ToolOutput> {
+        self.run(
+            py,
+            Request::new(ToolName::ListDir).arg("path", path),
+            options,
+        )
     }
 
-    #[pyo3(signature = (path, content, *, tag = None, force = false))]
+    /// `write`.
+    #[pyo3(signature = (path, content, **options))]
     fn write(
         &self,
         py: Python<'_>,
         path: String,
         content: String,
-        tag: Option<String>,
-        force: bool,
+        options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<ToolOutput> {
-        let args = WriteArgs {
-            path,
-            content,
-            tag,
-            force: Some(force),
-        };
-        self.run(py, move |ws| ws.write(&args))
+        let request = Request::new(ToolName::Write)
+            .arg("path", path)
+            .arg("content", content);
+        self.run(py, request, options)
     }
 
-    #[pyo3(signature = (document, *, dry_run = false, force = false))]
+    /// `edit`; `dry_run=True` writes nothing and answers with the diffs.
+    #[pyo3(signature = (document, **options))]
     fn edit(
         &self,
         py: Python<'_>,
         document: String,
-        dry_run: bool,
-        force: bool,
+        options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<ToolOutput> {
-        let args = EditArgs {
-            input: document,
-            force: Some(force),
-        };
-        let mode = if dry_run {
-            EditMode::DryRun
-        } else {
-            EditMode::Apply
-        };
-        self.run(py, move |ws| ws.edit(&args, mode))
+        self.run(
+            py,
+            Request::new(ToolName::Edit).arg("input", document),
+            options,
+        )
     }
 
     /// The approval preview of `document`: each section dry-run against
@@ -245,7 +218,8 @@ impl PyWorkspace {
             Some(value) => from_python(value)?,
             None => Value::Null,
         };
-        self.run(py, move |ws| ws.call(&name, arguments))
+        let request = Request::from_call(&name, arguments).map_err(|e| tool_error(py, e))?;
+        self.run(py, request, None)
     }
 
     fn __repr__(&self) -> String {
@@ -254,16 +228,26 @@ impl PyWorkspace {
 }
 
 impl PyWorkspace {
-    /// Runs `work` with the GIL released, then converts its result.
-    fn run<F>(&self, py: Python<'_>, work: F) -> PyResult<ToolOutput>
-    where
-        F: FnOnce(&Embedded) -> ToolResult<Outcome> + Send,
-    {
+    /// Adds the keyword `options` to `request` and runs it with the GIL
+    /// released.
+    fn run(
+        &self,
+        py: Python<'_>,
+        request: Request,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<ToolOutput> {
+        let options = match options {
+            Some(dict) => from_python(dict.as_any())?,
+            None => Value::Null,
+        };
+        let request = request
+            .options(options, Case::Snake)
+            .map_err(|e| tool_error(py, e))?;
         let inner = Arc::clone(&self.inner);
-        match py.detach(move || work(&inner)) {
-            Ok(outcome) => Ok(ToolOutput {
-                text: outcome.text,
-                data: outcome.structured,
+        match py.detach(move || inner.run(request)) {
+            Ok(reply) => Ok(ToolOutput {
+                text: reply.text,
+                data: reply.data,
             }),
             Err(error) => Err(tool_error(py, error)),
         }

@@ -1,11 +1,12 @@
 """hashedit's Python tools driven by a real agent framework: pydantic-ai,
 with its offline FunctionModel scripted as the model. The agent is given
 the tools from ``hashedit.tool_definitions`` (the MCP server's catalogue),
-each calling ``Workspace.call``; a refused call is a ``ModelRetry``, so the
-model reads the error (and its live snapshot) as pydantic-ai's retry
-prompt. The script reads, edits, chains a second edit from the preview's
-tag, sends a stale edit, and retries it from the live snapshot it was
-shown. Every text the model reads is compared whole."""
+each an async tool awaiting ``AsyncWorkspace.call`` (the work runs in a
+worker thread, off the agent's event loop); a refused call is a
+``ModelRetry``, so the model reads the error (and its live snapshot) as
+pydantic-ai's retry prompt. The script reads, edits, chains a second edit
+from the preview's tag, sends a stale edit, and retries it from the live
+snapshot it was shown. Every text the model reads is compared whole."""
 
 import os
 import pathlib
@@ -31,11 +32,11 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel  # noqa: E402
 import hashedit  # noqa: E402
 
 
-def hashedit_tools(ws: hashedit.Workspace) -> list[Tool]:
+def hashedit_tools(ws: hashedit.AsyncWorkspace) -> list[Tool]:
     def make(name: str):
-        def run(**arguments) -> str:
+        async def run(**arguments) -> str:
             try:
-                return ws.call(name, arguments).text
+                return (await ws.call(name, arguments)).text
             except hashedit.ToolError as error:
                 raise ModelRetry(str(error)) from error
 
@@ -67,7 +68,7 @@ HEADER = re.compile(r"^\[app\.py#[0-9A-F]{4}\]$", re.M)
 def test_read_edit_chain_and_retry_a_stale_edit(tmp_path: pathlib.Path) -> None:
     app = tmp_path / "app.py"
     app.write_text("def greet():\n    return 'hi'\n\nprint(greet())\n")
-    ws = hashedit.Workspace(tmp_path)
+    ws = hashedit.AsyncWorkspace(tmp_path)
     seen: list[str] = []
     turn = 0
 

@@ -76,7 +76,7 @@ def test_search_list_write_and_dry_run(root: pathlib.Path) -> None:
     assert ws.grep("return", glob="*.py").text == (
         f"[src/app.py#{app}]\n2 |     return 1\n\n1 match in 1 file"
     )
-    assert ws.grep("RETURN", ignore_case=True, output_mode="count").text == (
+    assert ws.grep("RETURN", case_sensitive=False, output_mode="count").text == (
         "src/app.py:1\n\n1 match in 1 file"
     )
     assert ws.glob("*.py").text == "src/app.py\n\n1 file"
@@ -98,8 +98,13 @@ def test_search_list_write_and_dry_run(root: pathlib.Path) -> None:
         "--- a/src/app.py\n+++ b/src/app.py\n@@ -1,2 +1,2 @@\n def main():\n-    return 1\n+    return 2\n"
     )
     assert (root / "src" / "app.py").read_text() == "def main():\n    return 1\n"
-    with pytest.raises(ValueError, match="unknown output_mode 'lines'"):
+    with pytest.raises(hashedit.ToolError) as bad:
         ws.grep("x", output_mode="lines")
+    assert (bad.value.kind, str(bad.value)) == (
+        "invalid_arguments",
+        'invalid arguments for grep: output_mode must be one of "content", '
+        '"files_with_matches", "count", got "lines"',
+    )
 
 
 def test_error_kinds_and_read_only(root: pathlib.Path) -> None:
@@ -217,3 +222,29 @@ def test_the_approval_preview(root: pathlib.Path) -> None:
          "error": {"kind": "not_found", "message": preview[1]["error"]["message"]}},
     ]
     assert (root / "notes.txt").read_text() == "one\ntwo\nthree\n"
+
+
+def test_options_are_the_tools_arguments(root: pathlib.Path) -> None:
+    (root / ".ignore").write_text("ignored.txt\n")
+    (root / "ignored.txt").write_text("two\n")
+    ws = hashedit.Workspace(root)
+    assert ws.grep("^two$", no_ignore=True, output_mode="files_with_matches").text == (
+        "ignored.txt\nnotes.txt\n\n2 files"
+    )
+    assert ws.read("notes.txt", offset=2, limit=1).text.splitlines()[1] == "2:two"
+    # None is absent, as over MCP.
+    assert ws.read("notes.txt", offset=None).data["start"] == 1
+    with pytest.raises(hashedit.ToolError) as unknown:
+        ws.grep("x", ignore_case=True)
+    assert (unknown.value.kind, str(unknown.value)) == (
+        "invalid_arguments",
+        "invalid arguments for grep: unknown argument ignore_case (grep takes only "
+        "case_sensitive, glob, include_hidden, literal, max_per_file, max_results, no_ignore, "
+        "output_mode, path, pattern)",
+    )
+    with pytest.raises(hashedit.ToolError) as dry:
+        ws.read("notes.txt", dry_run=True)
+    assert str(dry.value) == (
+        "invalid arguments for read_file: unknown argument dry_run (read_file takes only "
+        "limit, offset, path)"
+    )

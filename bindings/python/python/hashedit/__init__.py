@@ -3,20 +3,16 @@
 A model reads a file as numbered rows under a ``[path#TAG]`` header and edits
 it with a document of ``PUT``/``CUT`` ops against those line numbers; a stale
 tag, an overlap or a line out of range writes nothing and answers with a live
-snapshot to copy (see docs/FORMAT.md in the repository).
+snapshot to copy (docs/FORMAT.md in the repository).
 
->>> import hashedit
->>> ws = hashedit.Workspace(".")
->>> print(ws.read("notes.txt").text)          # doctest: +SKIP
-[notes.txt#89F7]
-1:one
-2:two
-
-``Workspace`` keeps a session like ``hashedit mcp`` does; ``tool_definitions``
-gives the six tools' names, descriptions and JSON schemas for function
-calling, and ``Workspace.call`` runs a call by name.
+``Workspace`` runs the six tools over one directory and keeps a session as
+``hashedit mcp`` does; ``AsyncWorkspace`` offers the same methods as
+coroutines for asyncio. ``tool_definitions`` gives the tools' names,
+descriptions and JSON schemas for function calling, and ``Workspace.call``
+runs a model's call by name.
 """
 
+from ._async import AsyncWorkspace
 from ._native import (
     Result,
     ToolError,
@@ -27,6 +23,7 @@ from ._native import (
 )
 
 __all__ = [
+    "AsyncWorkspace",
     "Result",
     "ToolError",
     "Workspace",

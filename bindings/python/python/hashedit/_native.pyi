@@ -1,4 +1,10 @@
-"""Types of hashedit's native module (``hashedit._native``)."""
+"""Types of hashedit's native module (``hashedit._native``).
+
+A tool method's positional parameters are the required fields of the tool's
+argument struct, and its keyword options the other fields, under the same
+names (``tests/test_types.py`` checks them against the schemas
+``tool_definitions("mcp")`` publishes). ``None`` counts as absent.
+"""
 
 import os
 import pathlib
@@ -7,14 +13,22 @@ from typing import Any, Literal, Optional, Union
 TagScheme = Literal["rho", "omp"]
 OutputMode = Literal["content", "files_with_matches", "count"]
 ToolFormat = Literal["openai", "anthropic", "mcp"]
+ToolName = Literal["read_file", "grep", "glob", "list_dir", "write", "edit"]
+ToolErrorKind = Literal[
+    "invalid_arguments", "parse_error", "stale_tag", "line_out_of_range", "overlapping_ops",
+    "duplicate_path", "not_found", "permission_denied", "path_outside_workspace",
+    "protected_path", "not_utf8", "binary", "unsupported_encoding", "not_a_regular_file",
+    "too_large", "lock_timeout", "unresolved_block", "register_error",
+    "indentation_mismatch", "echoed_rows", "shifted_range", "elided_lines", "broken_syntax",
+    "no_change", "conflict", "looks_like_read_output", "cancelled", "io",
+]
+"""The stable kind names of a tool error (docs/FORMAT.md §8.4)."""
 
 class ToolError(Exception):
     """A tool refused; nothing was written."""
 
-    kind: str
-    """Stable kind name: ``stale_tag``, ``parse_error``, ``line_out_of_range``,
-    ``overlapping_ops``, ``not_found``, ``path_outside_workspace``, ``not_utf8``,
-    ``binary``, ``permission_denied``, ``invalid_arguments``, ... (FORMAT.md §8.4)."""
+    kind: ToolErrorKind
+    """The stable kind name: ``stale_tag``, ``parse_error``, ``not_found``, ..."""
     message: str
     """The model-facing message (also ``str(error)``), with a live snapshot
     to copy when the file exists."""
@@ -28,7 +42,8 @@ class Result:
     @property
     def data(self) -> dict[str, Any]:
         """The call's facts (a fresh dict each time): paths, tags, counts; for
-        ``edit``, ``files[i]["diff"]`` is each file's unified diff."""
+        ``edit``, ``files[i]["diff"]`` is each file's unified diff, for UI
+        cards, never in ``text``."""
 
 class Workspace:
     """One workspace root (no path may leave it) and its session.
@@ -37,7 +52,8 @@ class Workspace:
     16-bit tag collisions are caught, edits written against a slightly older
     snapshot are rebased when only other lines changed, and named registers
     (``CUT … @name``) last between calls. File work runs with the GIL
-    released; one workspace may be used from several threads."""
+    released; one workspace may be used from several threads, and
+    ``AsyncWorkspace`` offers the same methods as coroutines."""
 
     def __init__(
         self,
@@ -54,56 +70,80 @@ class Workspace:
     def tag_scheme(self) -> TagScheme: ...
     @property
     def read_only(self) -> bool: ...
-    def read(self, path: str, offset: Optional[int] = None, limit: Optional[int] = None) -> Result:
-        """``read_file``: numbered rows under the ``[path#TAG]`` header."""
+    def read(
+        self,
+        path: str,
+        *,
+        offset: Optional[int] = None,
+        limit: Optional[int] = None,
+    ) -> Result:
+        """``read_file``: numbered rows under the ``[path#TAG]`` header,
+        from line ``offset`` (1-based), at most ``limit`` of them."""
     def grep(
         self,
         pattern: str,
-        path: Optional[str] = None,
         *,
+        path: Optional[str] = None,
         glob: Optional[str] = None,
-        literal: bool = False,
-        ignore_case: bool = False,
-        include_hidden: bool = False,
+        literal: Optional[bool] = None,
+        case_sensitive: Optional[bool] = None,
+        include_hidden: Optional[bool] = None,
+        no_ignore: Optional[bool] = None,
         max_results: Optional[int] = None,
         max_per_file: Optional[int] = None,
-        output_mode: OutputMode = "content",
+        output_mode: Optional[OutputMode] = None,
     ) -> Result:
-        """Search contents; hits carry ``[path#TAG]`` headers to edit from."""
+        """``grep``: search contents (Rust regex syntax, or plain text with
+        ``literal``) under ``path`` (default: the root); hits carry
+        ``[path#TAG]`` headers to edit from."""
     def glob(
         self,
         pattern: str,
-        path: Optional[str] = None,
         *,
-        include_hidden: bool = False,
+        path: Optional[str] = None,
+        include_hidden: Optional[bool] = None,
+        no_ignore: Optional[bool] = None,
         max_results: Optional[int] = None,
     ) -> Result:
-        """Files whose path matches ``pattern``."""
-    def list_dir(self, path: str = ".") -> Result:
-        """One directory's entries."""
+        """``glob``: files whose path matches ``pattern``."""
+    def list_dir(self, path: str = ".", *, include_hidden: Optional[bool] = None) -> Result:
+        """``list_dir``: one directory's entries."""
     def write(
-        self, path: str, content: str, *, tag: Optional[str] = None, force: bool = False
+        self,
+        path: str,
+        content: str,
+        *,
+        tag: Optional[str] = None,
+        force: Optional[bool] = None,
     ) -> Result:
-        """Create or replace a whole file; with ``tag``, refused if it changed.
-        Content that is numbered read rows (``1:…``, ``2:…``) is refused as
-        a pasted snapshot unless ``force`` (docs/FORMAT.md §8.1)."""
-    def edit(self, document: str, *, dry_run: bool = False, force: bool = False) -> Result:
-        """Apply a hashline edit document, all or nothing. ``dry_run`` writes
-        nothing and answers with the unified diffs; ``force`` writes past the
-        guards (never past a stale tag, an overlap or a bad line)."""
+        """``write``: create or replace a whole file; with ``tag``, refused if
+        it changed since. Content that is numbered read rows (``1:…``,
+        ``2:…``) is refused as a pasted snapshot unless ``force``
+        (docs/FORMAT.md §6.7)."""
+    def edit(
+        self,
+        document: str,
+        *,
+        dry_run: Optional[bool] = None,
+        force: Optional[bool] = None,
+    ) -> Result:
+        """``edit``: apply a hashline edit document, all or nothing.
+        ``dry_run`` writes nothing and answers with the unified diffs;
+        ``force`` writes past the guards (never past a stale tag, an overlap
+        or a bad line)."""
     def preview(self, document: str) -> list[dict[str, Any]]:
         """The approval preview of an edit document (may be partial), one
         entry per section, writing nothing: ``{"path", "source": "dry_run",
         "diff", "summary", "new_tag"}`` when the section dry-runs against the
         live file (removals are real ``-`` rows), else ``{"path", "source":
         "projection", "tag", "line", "ops", "error": {"kind", "message"}}``."""
-    def call(self, name: str, arguments: Optional[dict[str, Any]] = None) -> Result:
-        """Run a tool by its function-calling name (``read_file``, ``grep``,
-        ``glob``, ``list_dir``, ``write``, ``edit``) with the JSON arguments
-        ``tool_definitions`` describes."""
+    def call(self, name: ToolName, arguments: Optional[dict[str, Any]] = None) -> Result:
+        """Run a tool by its function-calling name with the JSON arguments
+        ``tool_definitions`` describes, checked as ``hashedit mcp`` checks
+        them."""
 
 def tag(data: Union[bytes, str], scheme: TagScheme = "rho") -> str:
-    """The 4-hex snapshot tag of ``data`` (FORMAT.md §3)."""
+    """The 4-hex snapshot tag of ``data`` (docs/FORMAT.md §3)."""
 
 def project(partial_document: str) -> list[dict[str, Any]]:
     """Project a (possibly still streaming) edit document for UI cards:
