@@ -1,19 +1,18 @@
 'use strict'
 // hashedit for Node: the six hashline tools in-process over one workspace
 // with a session (like `hashedit mcp`), tool definitions for function
-// calling, and helpers. Failures throw ToolError with a stable `.kind`.
+// calling, and helpers. As `fs` does, every method that touches files
+// returns a Promise and does its work off the main thread (libuv's thread
+// pool), and has a `*Sync` twin that blocks. Failures throw (or reject
+// with) ToolError, whose `kind` is the stable error kind.
+//
+// A method's positional arguments are the required fields of the tool's
+// argument struct; its options are the other fields in camelCase
+// (`maxPerFile` is the tool's `max_per_file`), checked by the native layer
+// against the tool's schema, so an unknown or ill-typed option is refused
+// with a ToolError of kind `invalid_arguments` naming the valid ones.
 
 const native = require('./native.js')
-
-/** The stable kinds a tool error can have (FORMAT.md §8.4). */
-const KINDS = new Set([
-  'invalid_arguments', 'parse_error', 'stale_tag', 'line_out_of_range', 'overlapping_ops',
-  'duplicate_path', 'not_found', 'permission_denied', 'path_outside_workspace', 'not_utf8',
-  'binary', 'unsupported_encoding', 'not_a_regular_file', 'too_large', 'lock_timeout',
-  'unresolved_block', 'register_error', 'indentation_mismatch', 'echoed_rows', 'shifted_range',
-  'elided_lines', 'broken_syntax', 'no_change', 'conflict', 'looks_like_read_output',
-  'cancelled', 'io',
-])
 
 /** A tool refused: nothing was written. `message` is the model-facing text. */
 class ToolError extends Error {
@@ -24,18 +23,24 @@ class ToolError extends Error {
   }
 }
 
-function rethrow(error) {
-  if (error && typeof error.code === 'string' && KINDS.has(error.code)) {
-    throw new ToolError(error.code, error.message)
+/** The reply of an envelope `{ ok, text, data }`, or its error thrown. */
+function settle(envelope) {
+  if (envelope.ok) {
+    return { text: envelope.text, data: envelope.data }
   }
-  throw error
+  throw new ToolError(envelope.error.kind, envelope.error.message)
 }
 
+/** Runs a constructor or helper, turning a native failure whose `code` is
+ * an error kind into a ToolError. */
 function guarded(run) {
   try {
     return run()
   } catch (error) {
-    return rethrow(error)
+    if (error && typeof error.code === 'string' && /^[a-z_]+$/.test(error.code)) {
+      throw new ToolError(error.code, error.message)
+    }
+    throw error
   }
 }
 
@@ -49,37 +54,37 @@ class Workspace {
   get tagScheme() { return this._native.tagScheme }
   get readOnly() { return this._native.readOnly }
 
-  read(path, options = {}) {
-    return guarded(() => this._native.read(path, options.offset, options.limit))
+  async _run(tool, args, options) {
+    return settle(await this._native.run(tool, args, options))
   }
 
-  grep(pattern, path, options) {
-    return guarded(() => this._native.grep(pattern, path, options))
+  _runSync(tool, args, options) {
+    return settle(this._native.runSync(tool, args, options))
   }
 
-  glob(pattern, path, options) {
-    return guarded(() => this._native.glob(pattern, path, options))
-  }
+  read(path, options) { return this._run('read_file', { path }, options) }
+  readSync(path, options) { return this._runSync('read_file', { path }, options) }
 
-  listDir(path = '.') {
-    return guarded(() => this._native.listDir(path))
-  }
+  grep(pattern, options) { return this._run('grep', { pattern }, options) }
+  grepSync(pattern, options) { return this._runSync('grep', { pattern }, options) }
 
-  write(path, content, options = {}) {
-    return guarded(() => this._native.write(path, content, options.tag, options.force))
-  }
+  glob(pattern, options) { return this._run('glob', { pattern }, options) }
+  globSync(pattern, options) { return this._runSync('glob', { pattern }, options) }
 
-  edit(document, options) {
-    return guarded(() => this._native.edit(document, options))
-  }
+  listDir(path = '.', options) { return this._run('list_dir', { path }, options) }
+  listDirSync(path = '.', options) { return this._runSync('list_dir', { path }, options) }
 
-  preview(document) {
-    return this._native.preview(document)
-  }
+  write(path, content, options) { return this._run('write', { path, content }, options) }
+  writeSync(path, content, options) { return this._runSync('write', { path, content }, options) }
 
-  call(name, args) {
-    return guarded(() => this._native.call(name, args))
-  }
+  edit(document, options) { return this._run('edit', { input: document }, options) }
+  editSync(document, options) { return this._runSync('edit', { input: document }, options) }
+
+  call(name, args) { return this._run(name, args) }
+  callSync(name, args) { return this._runSync(name, args) }
+
+  preview(document) { return this._native.preview(document) }
+  previewSync(document) { return this._native.previewSync(document) }
 }
 
 function tag(data, scheme = 'rho') {
@@ -94,4 +99,4 @@ function toolDefinitions(format = 'openai', options = {}) {
   return guarded(() => native.toolDefinitions(format, options.readOnly === true))
 }
 
-module.exports = { Workspace, ToolError, tag, project, toolDefinitions, KINDS }
+module.exports = { Workspace, ToolError, tag, project, toolDefinitions }

@@ -1,25 +1,28 @@
-//! The native addon of the `hashedit` npm package.
+//! The native addon of the `hashedit-mcp` npm package.
 //!
-//! Wraps [`hashedit_embed::Embedded`] as the class `NativeWorkspace`, whose
-//! methods return `{ text, data }` and throw an `Error` whose `code` is the
-//! tool error's stable kind (`stale_tag`, `parse_error`, …); the package's
-//! `index.js` turns those into `ToolError`s. The pure helpers `tag`,
-//! `project` and `toolDefinitions`, and `runCli`, the `hashedit` command
-//! line ([`hashedit::run_from`]), complete it.
+//! Wraps [`hashedit_embed::Embedded`] as the class `NativeWorkspace`. Its
+//! `run(tool, args, options)` returns a Promise and does the tool's work on
+//! libuv's thread pool (a napi-rs [`AsyncTask`]), so a grep of a large tree
+//! never blocks the event loop; `runSync` does the same work on the calling
+//! thread. Both answer with the envelope of [`hashedit_embed::envelope`]
+//! (`{ ok, text, data }` or `{ ok: false, error: { kind, message } }`),
+//! which the package's `index.js` turns into a reply or a thrown
+//! `ToolError`. `preview` and `previewSync` likewise. The pure helpers
+//! `tag`, `project` and `toolDefinitions`, and `runCli`, the `hashedit`
+//! command line ([`hashedit::run_from`]), complete it.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use hashedit_embed::{Access, Embedded, Options};
-use hashedit_tools::{
-    EditArgs, EditMode, GlobArgs, GrepArgs, ListDirArgs, Outcome, OutputMode, ReadFileArgs,
-    ToolError, ToolResult, WriteArgs,
-};
-use napi::bindgen_prelude::Buffer;
+use hashedit_embed::{Access, Case, Embedded, Options, Request, envelope};
+use hashedit_tools::ToolError;
+use napi::bindgen_prelude::{AsyncTask, Buffer, Unknown};
+use napi::{Env, Task};
 use napi_derive::napi;
 use serde_json::Value;
 
-/// A failure: `code` is the tool error kind, or `invalid_arguments`.
+/// A failure of the constructor or a helper: `code` is the tool error
+/// kind, or `invalid_arguments`.
 type Failure = napi::Error<String>;
 
 /// Options of `new Workspace(root, options)`.
@@ -33,52 +36,6 @@ pub struct WorkspaceOptions {
     pub read_only: Option<bool>,
 }
 
-/// A successful tool call.
-#[napi(object)]
-pub struct ToolReply {
-    /// Exactly the text the model should read.
-    pub text: String,
-    /// The call's facts; for `edit`, `files[i].diff` is each file's unified diff.
-    pub data: Value,
-}
-
-/// `grep` options.
-#[napi(object)]
-pub struct GrepOptions {
-    /// Only files whose path matches this glob.
-    pub glob: Option<String>,
-    /// Match the pattern as plain text.
-    pub literal: Option<bool>,
-    /// Ignore case.
-    pub ignore_case: Option<bool>,
-    /// Also search hidden files.
-    pub include_hidden: Option<bool>,
-    /// Cap on results.
-    pub max_results: Option<u32>,
-    /// Cap on rows per file.
-    pub max_per_file: Option<u32>,
-    /// `content` (default), `files_with_matches` or `count`.
-    pub output_mode: Option<String>,
-}
-
-/// `glob` options.
-#[napi(object)]
-pub struct GlobOptions {
-    /// Also list hidden files.
-    pub include_hidden: Option<bool>,
-    /// Cap on paths.
-    pub max_results: Option<u32>,
-}
-
-/// `edit` options.
-#[napi(object)]
-pub struct EditOptions {
-    /// Write nothing; answer with each file's unified diff.
-    pub dry_run: Option<bool>,
-    /// Write past the guards (never past a stale tag, an overlap or a bad line).
-    pub force: Option<bool>,
-}
-
 /// One workspace root and its session.
 #[napi]
 pub struct NativeWorkspace {
@@ -90,21 +47,22 @@ impl NativeWorkspace {
     /// Opens the workspace at `root`.
     #[napi(constructor)]
     pub fn new(root: String, options: Option<WorkspaceOptions>) -> Result<Self, Failure> {
-        let options = options.unwrap_or(WorkspaceOptions {
-            tag_scheme: None,
-            max_output_bytes: None,
-            read_only: None,
-        });
-        let scheme = options.tag_scheme.as_deref().unwrap_or("rho");
-        let options = Options {
-            tag_scheme: hashedit_embed::parse_scheme(scheme).map_err(invalid)?,
-            max_output_bytes: options
-                .max_output_bytes
-                .map_or(Options::default().max_output_bytes, |n| n as usize),
-            access: if options.read_only == Some(true) {
-                Access::ReadOnly
-            } else {
-                Access::ReadWrite
+        let defaults = Options::default();
+        let options = match options {
+            None => defaults,
+            Some(given) => Options {
+                tag_scheme: match given.tag_scheme {
+                    Some(name) => hashedit_embed::parse_scheme(&name).map_err(invalid)?,
+                    None => defaults.tag_scheme,
+                },
+                max_output_bytes: given
+                    .max_output_bytes
+                    .map_or(defaults.max_output_bytes, |n| n as usize),
+                access: if given.read_only == Some(true) {
+                    Access::ReadOnly
+                } else {
+                    Access::ReadWrite
+                },
             },
         };
         let inner = Embedded::open(Path::new(&root), options).map_err(failure)?;
@@ -131,143 +89,86 @@ impl NativeWorkspace {
         self.inner.access() == Access::ReadOnly
     }
 
-    /// `read_file`.
+    /// Runs the tool `tool` (its wire name) on the thread pool with
+    /// `args`, the method's positional arguments under the argument
+    /// struct's field names, and `options`, the rest in camelCase; resolves
+    /// to the reply's envelope.
     #[napi]
-    pub fn read(
-        &self,
-        path: String,
-        offset: Option<u32>,
-        limit: Option<u32>,
-    ) -> Result<ToolReply, Failure> {
-        reply(self.inner.read(&ReadFileArgs {
-            path,
-            offset: offset.map(|n| n as usize),
-            limit: limit.map(|n| n as usize),
-        }))
+    pub fn run(&self, tool: String, args: Option<Value>, options: Option<Value>) -> AsyncTask<Run> {
+        AsyncTask::new(Run {
+            inner: Arc::clone(&self.inner),
+            request: Some(request(&tool, args, options)),
+        })
     }
 
-    /// `grep`.
+    /// [`NativeWorkspace::run`] on the calling thread.
     #[napi]
-    pub fn grep(
-        &self,
-        pattern: String,
-        path: Option<String>,
-        options: Option<GrepOptions>,
-    ) -> Result<ToolReply, Failure> {
-        let o = options.unwrap_or(GrepOptions {
-            glob: None,
-            literal: None,
-            ignore_case: None,
-            include_hidden: None,
-            max_results: None,
-            max_per_file: None,
-            output_mode: None,
-        });
-        let output_mode = match o.output_mode.as_deref() {
-            Some(mode) => Some(mode.parse::<OutputMode>().map_err(invalid)?),
-            None => None,
-        };
-        reply(self.inner.grep(&GrepArgs {
-            pattern,
-            path,
-            glob: o.glob,
-            literal: o.literal,
-            case_sensitive: o.ignore_case.map(|i| !i),
-            include_hidden: o.include_hidden,
-            max_results: o.max_results.map(|n| n as usize),
-            max_per_file: o.max_per_file.map(|n| n as usize),
-            output_mode,
-            ..Default::default()
-        }))
+    pub fn run_sync(&self, tool: String, args: Option<Value>, options: Option<Value>) -> Value {
+        envelope(request(&tool, args, options).and_then(|request| self.inner.run(request)))
     }
 
-    /// `glob`.
+    /// The approval preview of `document` on the thread pool: each section
+    /// dry-run against the live file, or projected when it cannot be.
     #[napi]
-    pub fn glob(
-        &self,
-        pattern: String,
-        path: Option<String>,
-        options: Option<GlobOptions>,
-    ) -> Result<ToolReply, Failure> {
-        let (include_hidden, max_results) =
-            options.map_or((None, None), |o| (o.include_hidden, o.max_results));
-        reply(self.inner.glob(&GlobArgs {
-            pattern,
-            path,
-            include_hidden,
-            max_results: max_results.map(|n| n as usize),
-            ..Default::default()
-        }))
+    pub fn preview(&self, document: String) -> AsyncTask<Preview> {
+        AsyncTask::new(Preview {
+            inner: Arc::clone(&self.inner),
+            document,
+        })
     }
 
-    /// `list_dir` (the root by default).
+    /// [`NativeWorkspace::preview`] on the calling thread.
     #[napi]
-    pub fn list_dir(&self, path: Option<String>) -> Result<ToolReply, Failure> {
-        reply(self.inner.list_dir(&ListDirArgs {
-            path: path.unwrap_or_else(|| ".".into()),
-            ..Default::default()
-        }))
-    }
-
-    /// `write`; `tag` refuses a file that changed since; `force` writes
-    /// content that looks like pasted read rows (FORMAT.md §8.1).
-    #[napi]
-    pub fn write(
-        &self,
-        path: String,
-        content: String,
-        tag: Option<String>,
-        force: Option<bool>,
-    ) -> Result<ToolReply, Failure> {
-        reply(self.inner.write(&WriteArgs {
-            path,
-            content,
-            tag,
-            force,
-        }))
-    }
-
-    /// `edit`.
-    #[napi]
-    pub fn edit(
-        &self,
-        document: String,
-        options: Option<EditOptions>,
-    ) -> Result<ToolReply, Failure> {
-        let (dry_run, force) = options.map_or((None, None), |o| (o.dry_run, o.force));
-        let mode = if dry_run == Some(true) {
-            EditMode::DryRun
-        } else {
-            EditMode::Apply
-        };
-        let args = EditArgs {
-            input: document,
-            force,
-        };
-        reply(self.inner.edit(&args, mode))
-    }
-
-    /// The approval preview of `document`: each section dry-run against
-    /// the live file, or projected when it cannot be.
-    #[napi]
-    pub fn preview(&self, document: String) -> Value {
+    pub fn preview_sync(&self, document: String) -> Value {
         self.inner.preview(&document)
-    }
-
-    /// Runs a tool by its function-calling name with JSON arguments.
-    #[napi]
-    pub fn call(&self, name: String, arguments: Option<Value>) -> Result<ToolReply, Failure> {
-        reply(self.inner.call(&name, arguments.unwrap_or(Value::Null)))
     }
 }
 
-fn reply(result: ToolResult<Outcome>) -> Result<ToolReply, Failure> {
-    result
-        .map(|outcome| ToolReply {
-            text: outcome.text,
-            data: outcome.structured,
+fn request(tool: &str, args: Option<Value>, options: Option<Value>) -> Result<Request, ToolError> {
+    Request::from_call(tool, args.unwrap_or(Value::Null))?
+        .options(options.unwrap_or(Value::Null), Case::Camel)
+}
+
+/// One tool call on libuv's thread pool (a request that could not be
+/// built resolves to its error's envelope, as the tool's own errors do).
+pub struct Run {
+    inner: Arc<Embedded>,
+    request: Option<Result<Request, ToolError>>,
+}
+
+impl Task for Run {
+    type Output = Value;
+    type JsValue = Unknown<'static>;
+
+    fn compute(&mut self) -> napi::Result<Value> {
+        Ok(match self.request.take() {
+            Some(request) => envelope(request.and_then(|request| self.inner.run(request))),
+            None => Value::Null,
         })
-        .map_err(failure)
+    }
+
+    fn resolve(&mut self, env: Env, output: Value) -> napi::Result<Unknown<'static>> {
+        env.to_js_value(&output)
+    }
+}
+
+/// One approval preview on libuv's thread pool.
+pub struct Preview {
+    inner: Arc<Embedded>,
+    document: String,
+}
+
+impl Task for Preview {
+    type Output = Value;
+    type JsValue = Unknown<'static>;
+
+    fn compute(&mut self) -> napi::Result<Value> {
+        Ok(self.inner.preview(&self.document))
+    }
+
+    fn resolve(&mut self, env: Env, output: Value) -> napi::Result<Unknown<'static>> {
+        env.to_js_value(&output)
+    }
 }
 
 fn failure(error: ToolError) -> Failure {

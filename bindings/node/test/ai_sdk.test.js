@@ -2,8 +2,9 @@
 // hashedit's Node tools driven by a real agent framework: the Vercel AI SDK
 // (`ai` 5), with its offline MockLanguageModelV2 scripted as the model. The
 // tools come from `toolDefinitions('openai')` (the MCP server's catalogue),
-// each running `Workspace.call`; a refused call throws ToolError, which the
-// SDK hands the model as an error result. The script reads, edits, chains a
+// each awaiting `Workspace.call` (the work runs off the main thread); a
+// refused call rejects with ToolError, which the SDK hands the model as an
+// error result. The script reads, edits, chains a
 // second edit from the preview's tag, sends a stale edit, and retries it from
 // the live snapshot it was shown. Every text the model reads is compared whole.
 
@@ -31,7 +32,7 @@ function hasheditTools(ws) {
     tools[name] = ai.tool({
       description,
       inputSchema: ai.jsonSchema(parameters),
-      execute: async (args) => ws.call(name, args).text,
+      execute: async (args) => (await ws.call(name, args)).text,
     })
   }
   return tools
