@@ -13,3 +13,9 @@ mod cli;
 mod registry;
 
 pub use cli::{run, run_from};
+
+/// The repository README, whose Rust example `cargo test --doc -p hashedit`
+/// compiles and runs (its other code blocks run in scripts/test-packaging).
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
