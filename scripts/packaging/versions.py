@@ -5,10 +5,12 @@ package.json) and every internal dependency's; with `--tag vX.Y.Z`, that it
 is the tag's.
 
     python3 scripts/packaging/versions.py [--tag vX.Y.Z]
+    python3 scripts/packaging/versions.py --crates   # the publishable crates, one a line
 """
 
 import argparse
 import json
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
@@ -33,10 +35,23 @@ def versions() -> dict[str, str]:
     return found
 
 
+def publishable_crates() -> list[str]:
+    """The workspace members crates.io gets (not `publish = false`)."""
+    metadata = json.loads(subprocess.run(
+        ["cargo", "metadata", "--no-deps", "--format-version", "1", "--locked"],
+        cwd=REPO, capture_output=True, text=True, check=True,
+    ).stdout)
+    return sorted(p["name"] for p in metadata["packages"] if p.get("publish") != [])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tag", help="the release tag, vX.Y.Z")
+    parser.add_argument("--crates", action="store_true", help="list the publishable crates")
     args = parser.parse_args()
+    if args.crates:
+        print("\n".join(publishable_crates()))
+        return
     found = versions()
     expected = args.tag.removeprefix("v") if args.tag else found["Cargo.toml [workspace.package]"]
     wrong = {place: v for place, v in found.items() if v != expected}
