@@ -12,7 +12,7 @@ use crate::edit::{KeyEdit, lookup, not_a, split};
 /// `Err` says why the file cannot take them (not JSON, a key that is not
 /// an object).
 pub(crate) fn apply(text: Option<&str>, edits: &[KeyEdit]) -> Result<String, String> {
-    let root = parse(text)?;
+    let (bom, root) = parse(text)?;
     let top = top_object(&root)?;
     for edit in edits {
         match edit {
@@ -30,7 +30,7 @@ pub(crate) fn apply(text: Option<&str>, edits: &[KeyEdit]) -> Result<String, Str
             }
         }
     }
-    Ok(root.to_string())
+    Ok(format!("{bom}{root}"))
 }
 
 /// `text` with what `edits` added taken out again: each key gets the value
@@ -46,7 +46,7 @@ pub(crate) fn revert(
         Some(before) => value(before)?,
         None => Value::Null,
     };
-    let root = parse(Some(text))?;
+    let (bom, root) = parse(Some(text))?;
     let top = top_object(&root)?;
     for edit in edits {
         match edit {
@@ -76,20 +76,36 @@ pub(crate) fn revert(
             }
         }
     }
-    Ok(root.to_string())
+    Ok(format!("{bom}{root}"))
 }
 
 /// The value `text` holds, as JSON (comments and trailing commas allowed).
 pub(crate) fn value(text: &str) -> Result<Value, String> {
     parse(Some(text))?
+        .1
         .value()
         .and_then(|v| v.to_serde_value())
         .ok_or_else(|| "holds no JSON value".to_string())
 }
 
-fn parse(text: Option<&str>) -> Result<CstRootNode, String> {
-    let text = text.filter(|t| !t.trim().is_empty()).unwrap_or("{}\n");
-    CstRootNode::parse(text, &ParseOptions::default()).map_err(|e| format!("is not JSON: {e}"))
+/// The byte order mark a file may start with (Windows editors write one;
+/// jsonc-parser refuses it): kept in front of what setup writes.
+const BOM: &str = "\u{feff}";
+
+/// The file's byte order mark (`""` when it has none) and its syntax tree;
+/// an absent or blank file reads as `{}`.
+fn parse(text: Option<&str>) -> Result<(&'static str, CstRootNode), String> {
+    let text = text.unwrap_or("");
+    let (bom, text) = match text.strip_prefix(BOM) {
+        Some(rest) => (BOM, rest),
+        None => ("", text),
+    };
+    let text = Some(text)
+        .filter(|t| !t.trim().is_empty())
+        .unwrap_or("{}\n");
+    let root = CstRootNode::parse(text, &ParseOptions::default())
+        .map_err(|e| format!("is not JSON: {e}"))?;
+    Ok((bom, root))
 }
 
 fn top_object(root: &CstRootNode) -> Result<CstObject, String> {

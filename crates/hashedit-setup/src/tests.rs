@@ -280,7 +280,8 @@ fn setup_twice_is_setup_once_byte_for_byte() {
 }
 
 /// Files every client may find before setup, in shapes a merge must not
-/// disturb: comments, trailing commas, CRLF, no final newline.
+/// disturb: comments, trailing commas, CRLF, no final newline, a byte
+/// order mark.
 fn existing_files(places: &Places) {
     let files: [(PathBuf, &str); 8] = [
         (
@@ -302,7 +303,7 @@ fn existing_files(places: &Places) {
         ),
         (
             places.project.join(".vscode/mcp.json"),
-            "{\n\t\"servers\": {},\n\t\"inputs\": []\n}\n",
+            "\u{feff}{\n\t\"servers\": {},\n\t\"inputs\": []\n}\n",
         ),
         (
             places.home.join(".codex/config.toml"),
@@ -317,6 +318,19 @@ fn existing_files(places: &Places) {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
     }
+}
+
+#[test]
+fn a_byte_order_mark_stays_in_front_of_the_merged_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let places = places(dir.path());
+    existing_files(&places);
+    run_setup(Client::VsCode, Scope::Project, &places);
+    assert_eq!(
+        read(&places.project.join(".vscode/mcp.json")),
+        "\u{feff}{\n\t\"servers\": {\n\t\t\"hashedit\": {\n\t\t\t\"type\": \"stdio\",\n\t\t\t\
+         \"command\": \"hashedit\",\n\t\t\t\"args\": [\"mcp\"]\n\t\t}\n\t},\n\t\"inputs\": []\n}\n"
+    );
 }
 
 #[test]
