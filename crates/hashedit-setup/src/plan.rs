@@ -117,6 +117,7 @@ pub fn setup(
     if scope == Scope::Project {
         record.project = Some(places.project.clone());
     }
+    writable(&changes)?;
     Ok(Plan {
         changes,
         limits: client.limits(scope, extras),
@@ -184,6 +185,7 @@ pub fn undo(client: Client, scope: Scope, places: &Places) -> Result<Plan, Setup
             removed_dirs,
         });
     }
+    writable(&changes)?;
     Ok(Plan {
         changes,
         limits: Vec::new(),
@@ -193,6 +195,19 @@ pub fn undo(client: Client, scope: Scope, places: &Places) -> Result<Plan, Setup
         record_path,
         record_now,
     })
+}
+
+/// `Err` naming the first file the run would change that is read-only:
+/// setup changes no file its owner protected, as the tools edit none.
+fn writable(changes: &[FileChange]) -> Result<(), SetupError> {
+    let changed = changes.iter().filter(|c| c.action() != Action::Keep);
+    for change in changed {
+        // Through a symlink: the target's permissions.
+        if std::fs::metadata(&change.path).is_ok_and(|m| m.permissions().readonly()) {
+            return Err(merge_error(&change.path, "is read-only".into()));
+        }
+    }
+    Ok(())
 }
 
 /// What undo makes of a file whose text is `now`, given what is left of

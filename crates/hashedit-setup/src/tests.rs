@@ -464,7 +464,7 @@ fn undo_without_a_record_takes_out_what_setup_adds() {
 
 #[test]
 fn a_file_that_cannot_take_the_change_is_named_and_nothing_is_written() {
-    let cases: [(Client, &str, &[u8], &str); 4] = [
+    let cases: [(Client, &str, &[u8], &str); 5] = [
         (
             Client::ClaudeCode,
             ".mcp.json",
@@ -489,6 +489,8 @@ fn a_file_that_cannot_take_the_change_is_named_and_nothing_is_written() {
             b"{\xff}",
             "is not UTF-8 text",
         ),
+        // Made read-only below (a rename would replace it regardless).
+        (Client::Gemini, "GEMINI.md", b"# Ours\n", "is read-only"),
     ];
     for (client, file, text, why) in cases {
         let dir = tempfile::tempdir().unwrap();
@@ -496,6 +498,11 @@ fn a_file_that_cannot_take_the_change_is_named_and_nothing_is_written() {
         let path = places.project.join(file);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, text).unwrap();
+        if why == "is read-only" {
+            let mut permissions = std::fs::metadata(&path).unwrap().permissions();
+            permissions.set_readonly(true);
+            std::fs::set_permissions(&path, permissions).unwrap();
+        }
         let before = tree(dir.path());
         let error = setup(
             client,
