@@ -21,7 +21,7 @@ pub(crate) fn read(path: &Path) -> Result<Option<String>, SetupError> {
 /// `text` in one rename, creating missing directories, keeping the old
 /// file's permissions.
 pub(crate) fn write(path: &Path, text: &str, new: NewFile) -> Result<(), SetupError> {
-    let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let path = resolved(path);
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
     let mut builder = tempfile::Builder::new();
@@ -40,6 +40,24 @@ pub(crate) fn write(path: &Path, text: &str, new: NewFile) -> Result<(), SetupEr
     }
     temp.persist(&path).map_err(|e| io_error(&path, e.error))?;
     Ok(())
+}
+
+/// The file a write or a delete of `path` changes: where its symlinks
+/// lead, even when the last one dangles (a link into a dotfiles checkout
+/// whose file does not exist yet), so the link itself stays.
+pub(crate) fn resolved(path: &Path) -> PathBuf {
+    let mut path = path.to_path_buf();
+    // As many links as Linux follows in one lookup.
+    for _ in 0..40 {
+        let Ok(target) = std::fs::read_link(&path) else {
+            break;
+        };
+        path = match path.parent() {
+            Some(dir) => dir.join(target),
+            None => target,
+        };
+    }
+    path
 }
 
 /// The mode of a file `write` creates.

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use crate::SetupError;
 use crate::client::{Client, Extras, Scope};
 use crate::edit::{Change, Target};
-use crate::files::{NewFile, io_error, merge_error, missing_dirs, read, write};
+use crate::files::{NewFile, io_error, merge_error, missing_dirs, read, resolved, write};
 use crate::places::{Places, ServerCommand};
 use crate::record::{self, Entry};
 
@@ -97,7 +97,7 @@ pub fn setup(
                     Entry {
                         before: now.clone(),
                         after: Some(next.clone()),
-                        created_dirs: missing_dirs(&target.path),
+                        created_dirs: missing_dirs(&resolved(&target.path)),
                     },
                 );
             }
@@ -271,14 +271,15 @@ impl Plan {
     }
 
     /// Carries the plan out: each changed file written (atomically, through
-    /// a symlink to its target, keeping its permissions) or deleted, then
-    /// the undo record. Stops at the first failure, naming the file.
+    /// a symlink to its target, keeping its permissions) or deleted (a
+    /// symlink's target, not the link), then the undo record. Stops at the first failure, naming the file.
     pub fn apply(&self) -> Result<(), SetupError> {
         for change in self.changes.iter().filter(|c| c.action() != Action::Keep) {
             match &change.next {
                 Some(text) => write(&change.path, text, NewFile::Shared)?,
                 None => {
-                    std::fs::remove_file(&change.path).map_err(|e| io_error(&change.path, e))?;
+                    std::fs::remove_file(resolved(&change.path))
+                        .map_err(|e| io_error(&change.path, e))?;
                     for dir in &change.removed_dirs {
                         // Only while empty: anything else put there stays.
                         let _ = std::fs::remove_dir(dir);

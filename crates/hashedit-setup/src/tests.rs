@@ -39,13 +39,16 @@ fn run_undo(client: Client, scope: Scope, places: &Places) -> Plan {
 }
 
 /// Every file and directory under `dir`: relative path → bytes (`None`
-/// for a directory).
+/// for a directory; `-> TARGET` for a symlink).
 fn tree(dir: &Path) -> BTreeMap<PathBuf, Option<Vec<u8>>> {
     fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, Option<Vec<u8>>>) {
         for entry in std::fs::read_dir(dir).unwrap().flatten() {
             let path = entry.path();
             let relative = path.strip_prefix(root).unwrap().to_path_buf();
-            if path.is_dir() {
+            if let Ok(target) = std::fs::read_link(&path) {
+                let shown = format!("-> {}", target.display());
+                out.insert(relative, Some(shown.into_bytes()));
+            } else if path.is_dir() {
                 out.insert(relative, None);
                 walk(root, &path, out);
             } else {
@@ -633,6 +636,31 @@ fn a_symlinked_config_is_written_through_the_link() {
     assert!(read(&real).contains("mcp_hashedit_read_file"));
     run_undo(Client::Gemini, Scope::Project, &places);
     assert_eq!(read(&real), "{}\n");
+}
+
+#[test]
+fn a_dangling_symlink_is_written_through_and_stays_a_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let places = places(dir.path());
+    // A dotfiles link whose file does not exist yet.
+    let real = dir.path().join("dotfiles/claude/settings.json");
+    let link = places.claude.join("settings.json");
+    std::fs::create_dir_all(&places.claude).unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let before = tree(dir.path());
+    run_setup(Client::ClaudeCode, Scope::User, &places);
+    assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+    assert_eq!(
+        read(&real),
+        "{\n  \"permissions\": {\n    \"deny\": [\"Read\", \"Edit\", \"Write\", \"NotebookEdit\"],\n    \
+         \"allow\": [\"mcp__hashedit__read_file\", \"mcp__hashedit__grep\", \"mcp__hashedit__glob\", \
+         \"mcp__hashedit__list_dir\"]\n  }\n}\n"
+    );
+    // Undo deletes the file setup created, and the directories it made
+    // for it, and keeps the link as it was: dangling.
+    run_undo(Client::ClaudeCode, Scope::User, &places);
+    assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+    assert_eq!(tree(dir.path()), before);
 }
 
 #[test]
