@@ -212,6 +212,9 @@ fn block(path: PathBuf) -> Target {
     Target::new(path, Change::Block, WHY_BLOCK)
 }
 
+/// The server's name in every client's list of servers, and in the lists
+/// of the servers a user allows or turns off.
+const SERVER: &[&str] = &["hashedit"];
 const CLAUDE_HIDDEN: &[&str] = &["Read", "Edit", "Write", "NotebookEdit"];
 const CLAUDE_ALLOWED: &[&str] = &[
     "mcp__hashedit__read_file",
@@ -250,6 +253,9 @@ fn claude_code(at: &At) -> Vec<Target> {
     let allow = vec![
         KeyEdit::Include(vec!["permissions", "deny"], CLAUDE_HIDDEN),
         KeyEdit::Include(vec!["permissions", "allow"], CLAUDE_ALLOWED),
+        // Turned off there, the server would not start, with the
+        // built-ins hidden: the model would have no file tools.
+        KeyEdit::Omit(vec!["disabledMcpjsonServers"], SERVER),
     ];
     vec![
         json_file(
@@ -268,8 +274,12 @@ fn claude_code(at: &At) -> Vec<Target> {
 
 fn codex(at: &At, extras: &Extras) -> Vec<Target> {
     let dir = at.file(".codex", at.places.codex.clone());
-    let approve = [("default_tools_approval_mode", json!("approve"))];
-    let mut keys = at.server(["mcp_servers", "hashedit"], &[], &approve);
+    let last = [
+        // An `enabled = false` kept would leave the model no file tools.
+        ("enabled", json!(true)),
+        ("default_tools_approval_mode", json!("approve")),
+    ];
+    let mut keys = at.server(["mcp_servers", "hashedit"], &[], &last);
     let mut targets = Vec::new();
     if let Some(catalog) = &extras.codex_catalog {
         keys.insert(0, (vec!["model_catalog_json"], json!(CODEX_CATALOG)));
@@ -294,6 +304,11 @@ fn gemini(at: &At) -> Vec<Target> {
     let mut edits = sets(at.server(["mcpServers", "hashedit"], &[], &[]));
     edits.push(KeyEdit::Include(vec!["tools", "exclude"], GEMINI_HIDDEN));
     edits.push(KeyEdit::Include(vec!["tools", "allowed"], GEMINI_ALLOWED));
+    // A server left out of the user's allowlist, or in the denylist, does
+    // not start: with the built-ins hidden, the model would have no file
+    // tools.
+    edits.push(KeyEdit::Admit(vec!["mcp", "allowed"], SERVER));
+    edits.push(KeyEdit::Omit(vec!["mcp", "excluded"], SERVER));
     vec![
         json_file(
             at.file(".gemini/settings.json", dir.join("settings.json")),

@@ -19,6 +19,12 @@ pub(crate) enum KeyEdit {
     /// The array at the path holds these strings; missing ones are added
     /// at its end.
     Include(KeyPath, &'static [&'static str]),
+    /// The array at the path, where the file has one (an allowlist the
+    /// user keeps; setup creates none), holds these strings.
+    Admit(KeyPath, &'static [&'static str]),
+    /// The array at the path, where the file has one (a denylist), holds
+    /// none of these strings.
+    Omit(KeyPath, &'static [&'static str]),
 }
 
 /// How a file is changed, by its format.

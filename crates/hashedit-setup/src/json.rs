@@ -23,9 +23,16 @@ pub(crate) fn apply(text: Option<&str>, edits: &[KeyEdit]) -> Result<String, Str
                 let array = object
                     .array_value_or_create(last)
                     .ok_or_else(|| not_a(path, "an array"))?;
-                let present = strings(&array);
-                for item in items.iter().filter(|i| !present.iter().any(|p| p == *i)) {
-                    array.append(CstInputValue::String((*item).to_string()));
+                append(&array, items);
+            }
+            KeyEdit::Admit(path, items) => {
+                if let Some(array) = find(&top, path).and_then(|n| n.as_array()) {
+                    append(&array, items);
+                }
+            }
+            KeyEdit::Omit(path, items) => {
+                if let Some(array) = find(&top, path).and_then(|n| n.as_array()) {
+                    drop_items(&array, |item| items.contains(&item));
                 }
             }
         }
@@ -33,10 +40,11 @@ pub(crate) fn apply(text: Option<&str>, edits: &[KeyEdit]) -> Result<String, Str
     Ok(format!("{bom}{root}"))
 }
 
-/// `text` with what `edits` added taken out again: each key gets the value
-/// it had in `before` (or goes, with the objects it leaves empty that
-/// `before` did not have), each array loses the items `before` did not
-/// hold. Everything else, later changes included, stays.
+/// `text` with what `edits` did taken back: each key gets the value it had
+/// in `before` (or goes, with the objects it leaves empty that `before` did
+/// not have), each array loses the items setup added that `before` did not
+/// hold and gets back those setup took out that it did. Everything else,
+/// later changes included, stays.
 pub(crate) fn revert(
     text: &str,
     before: Option<&str>,
@@ -54,24 +62,26 @@ pub(crate) fn revert(
                 Some(prior) => set(&top, path, prior)?,
                 None => remove(&top, path, &before),
             },
-            KeyEdit::Include(path, items) => {
+            KeyEdit::Include(path, items) | KeyEdit::Admit(path, items) => {
                 let Some(array) = find(&top, path).and_then(|n| n.as_array()) else {
                     continue;
                 };
-                let kept: Vec<&str> = lookup(&before, path)
-                    .and_then(Value::as_array)
-                    .map(|a| a.iter().filter_map(Value::as_str).collect())
-                    .unwrap_or_default();
-                for element in array.elements() {
-                    let text = element.as_string_lit().and_then(|s| s.decoded_value().ok());
-                    if text
-                        .is_some_and(|t| items.contains(&t.as_str()) && !kept.contains(&t.as_str()))
-                    {
-                        element.remove();
-                    }
-                }
-                if array.elements().is_empty() && lookup(&before, path).is_none() {
+                let kept = held(&before, path);
+                drop_items(&array, |item| {
+                    items.contains(&item) && !kept.contains(&item)
+                });
+                let created = matches!(edit, KeyEdit::Include(..));
+                if created && array.elements().is_empty() && lookup(&before, path).is_none() {
                     remove(&top, path, &before);
+                }
+            }
+            KeyEdit::Omit(path, items) => {
+                if let Some(array) = find(&top, path).and_then(|n| n.as_array()) {
+                    let back: Vec<&str> = held(&before, path)
+                        .into_iter()
+                        .filter(|item| items.contains(item))
+                        .collect();
+                    append(&array, &back);
                 }
             }
         }
@@ -166,12 +176,48 @@ fn find(top: &CstObject, path: &[&str]) -> Option<CstNode> {
     object.get(last)?.value()
 }
 
-fn strings(array: &CstArray) -> Vec<String> {
-    array
+/// Appends each of `items` the array does not hold yet.
+fn append(array: &CstArray, items: &[&str]) {
+    let present: Vec<String> = array
         .elements()
         .iter()
         .filter_map(|e| e.as_string_lit()?.decoded_value().ok())
-        .collect()
+        .collect();
+    for item in items.iter().filter(|i| !present.iter().any(|p| p == *i)) {
+        array.append(CstInputValue::String((*item).to_string()));
+    }
+}
+
+/// Removes each string of the array that `unwanted` picks.
+fn drop_items(array: &CstArray, unwanted: impl Fn(&str) -> bool) {
+    // The whitespace right after `[`, if any.
+    let padding = || {
+        array
+            .children()
+            .get(1)
+            .filter(|c| c.is_whitespace())
+            .cloned()
+    };
+    let padded = padding().is_some();
+    for element in array.elements() {
+        let text = element.as_string_lit().and_then(|s| s.decoded_value().ok());
+        if text.is_some_and(|t| unwanted(&t)) {
+            element.remove();
+        }
+    }
+    // jsonc-parser keeps the space that followed a removed first item's
+    // comma: `["a", "b"]` without "a" would read `[ "b"]`.
+    if let Some(space) = padding().filter(|_| !padded) {
+        space.remove();
+    }
+}
+
+/// The strings of the array at `path` in `value`.
+fn held<'a>(value: &'a Value, path: &[&str]) -> Vec<&'a str> {
+    lookup(value, path)
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
 }
 
 /// A JSON value as jsonc-parser inserts it.

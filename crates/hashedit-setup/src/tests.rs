@@ -248,7 +248,7 @@ fn codex_merges_into_its_toml_keeping_comments_and_tables() {
         read(&config),
         "# ours\nmodel = \"gpt-5.5\" # pinned\nmodel_catalog_json = \"hashedit-model-catalog.json\"\n\n\
          [mcp_servers.docs]\ncommand = \"docs-mcp\"\n\n[mcp_servers.hashedit]\ncommand = \"hashedit\"\n\
-         args = [\"mcp\"]\ndefault_tools_approval_mode = \"approve\"\n"
+         args = [\"mcp\"]\nenabled = true\ndefault_tools_approval_mode = \"approve\"\n"
     );
     assert_eq!(
         read(&places.project.join(".codex/hashedit-model-catalog.json")),
@@ -262,6 +262,58 @@ fn codex_merges_into_its_toml_keeping_comments_and_tables() {
             .join(".codex/hashedit-model-catalog.json")
             .exists()
     );
+}
+
+#[test]
+fn a_setting_that_keeps_the_server_off_is_taken_back() {
+    // Each would keep hashedit from starting while the built-ins are
+    // hidden, leaving the model no file tools. (client, file, before,
+    // after setup, after undo once the user changed the file.)
+    let cases: [(Client, &str, &str, &str, &str); 3] = [
+        (
+            Client::ClaudeCode,
+            ".claude/settings.json",
+            "{\"disabledMcpjsonServers\": [\"hashedit\", \"docs\"]}\n",
+            "{\n  \"disabledMcpjsonServers\": [\"docs\"],\n  \"permissions\": {\n    \"deny\": [\"Read\", \"Edit\", \
+             \"Write\", \"NotebookEdit\"],\n    \"allow\": [\"mcp__hashedit__read_file\", \"mcp__hashedit__grep\", \
+             \"mcp__hashedit__glob\", \"mcp__hashedit__list_dir\"]\n  }\n}\n",
+            "{\n  \"disabledMcpjsonServers\": [\"docs\", \"hashedit\"]\n}\n\n",
+        ),
+        (
+            Client::Gemini,
+            ".gemini/settings.json",
+            "{\"mcp\": {\"allowed\": [\"docs\"], \"excluded\": [\"hashedit\"]}}\n",
+            "{\n  \"mcp\": {\"allowed\": [\"docs\", \"hashedit\"], \"excluded\": []},\n  \"mcpServers\": {\n    \
+             \"hashedit\": {\n      \"command\": \"hashedit\",\n      \"args\": [\"mcp\"]\n    }\n  },\n  \"tools\": {\n    \
+             \"exclude\": [\"ReadFileTool\", \"WriteFileTool\", \"EditTool\", \"ReadManyFilesTool\"],\n    \"allowed\": \
+             [\"mcp_hashedit_read_file\", \"mcp_hashedit_grep\", \"mcp_hashedit_glob\", \"mcp_hashedit_list_dir\"]\n  }\n}\n",
+            "{\n  \"mcp\": {\"allowed\": [\"docs\"], \"excluded\": [\"hashedit\"]}\n}\n\n",
+        ),
+        (
+            Client::Codex,
+            ".codex/config.toml",
+            "[mcp_servers.hashedit]\ncommand = \"old\"\nenabled = false\n",
+            "[mcp_servers.hashedit]\ncommand = \"hashedit\"\nenabled = true\nargs = [\"mcp\"]\n\
+             default_tools_approval_mode = \"approve\"\n",
+            "[mcp_servers.hashedit]\ncommand = \"old\"\nenabled = false\n\n",
+        ),
+    ];
+    for (client, file, before, after, undone) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let places = places(dir.path());
+        let path = places.project.join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, before).unwrap();
+        run_setup(client, Scope::Project, &places);
+        assert_eq!(read(&path), after, "{client:?}");
+        run_undo(client, Scope::Project, &places);
+        assert_eq!(read(&path), before, "{client:?}");
+        // Changed since setup: undo takes back only what setup did.
+        run_setup(client, Scope::Project, &places);
+        std::fs::write(&path, format!("{after}\n")).unwrap();
+        run_undo(client, Scope::Project, &places);
+        assert_eq!(read(&path), undone, "{client:?}");
+    }
 }
 
 #[test]

@@ -5,7 +5,8 @@
 //!
 //! Each client starts in a scratch HOME and project holding only what
 //! points it at the fake model (and the trust a user gives a project the
-//! first time). Then, for each client:
+//! first time), and a project setting that keeps hashedit's server from
+//! starting, which setup must take back. Then, for each client:
 //! - `hashedit setup CLIENT` prints the report written down below, and a
 //!   second run changes no byte;
 //! - the session offers the model exactly the tools written down below:
@@ -258,6 +259,9 @@ struct Agent {
     setup: &'static str,
     /// Extra `hashedit setup` flags.
     setup_flags: &'static [&'static str],
+    /// Files in the project before setup (path, text): a setting that
+    /// keeps hashedit's server from starting, which setup must take back.
+    existing: &'static [(&'static str, &'static str)],
     /// Environment beside the base one.
     env: Vec<(String, OsString)>,
     /// What `hashedit setup` prints, `$WS` for the project directory and
@@ -425,6 +429,11 @@ fn mcp_traffic(scratch: &Scratch) -> String {
 /// The whole test of one client: setup, setup again, the session, undo.
 fn check(agent: &Agent, scratch: &Scratch, model: &FakeModel, client: &Path, args: &[&str]) {
     let mut failures = Vec::new();
+    for (path, text) in agent.existing {
+        let path = scratch.ws().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
     let before = snapshot(scratch);
     let report = hashedit_setup(scratch, agent, &[]);
     if report != agent.report {
@@ -630,11 +639,16 @@ fn env(pairs: &[(&str, &str)]) -> Vec<(String, OsString)> {
         .collect()
 }
 
-/// What `hashedit setup` prints: the files, what it could not do, undo.
-fn report(client: &str, files: &[&str], not_done: &[&str]) -> String {
+/// What `hashedit setup` prints: the files (updated when `existing`
+/// names them, else created), what it could not do, undo.
+fn report(client: &str, files: &[&str], not_done: &[&str], existing: &[(&str, &str)]) -> String {
     let mut out = format!("hashedit setup for {client} in $WS:\n");
     for file in files {
-        out.push_str(&format!("  created {file}\n"));
+        let updated = existing
+            .iter()
+            .any(|(path, _)| file.starts_with(&format!("{path}:")));
+        let action = if updated { "updated" } else { "created" };
+        out.push_str(&format!("  {action} {file}\n"));
     }
     out.push_str("Not done:\n");
     for line in not_done {
@@ -648,6 +662,25 @@ const SHELL_STAYS: &str =
     "The shell tool stays, so the model can still change files with shell commands.";
 const REGISTERS: &str = "registers the hashedit MCP server";
 const BLOCK: &str = "tells the model to read and edit files with hashedit's tools, and why";
+
+/// The settings that, left as they are, keep hashedit's server from
+/// starting (tried with each client): setup takes each back.
+const CLAUDE_OFF: &[(&str, &str)] = &[(
+    ".claude/settings.json",
+    "{\"disabledMcpjsonServers\": [\"hashedit\"]}\n",
+)];
+const CODEX_OFF: &[(&str, &str)] = &[(
+    ".codex/config.toml",
+    "[mcp_servers.hashedit]\ncommand = \"hashedit\"\nenabled = false\n",
+)];
+const GEMINI_OFF: &[(&str, &str)] = &[(
+    ".gemini/settings.json",
+    "{\"mcp\": {\"allowed\": [\"docs\"], \"excluded\": [\"hashedit\"]}}\n",
+)];
+const OPENCODE_OFF: &[(&str, &str)] = &[(
+    "opencode.json",
+    "{\"mcp\": {\"hashedit\": {\"type\": \"local\", \"command\": [\"hashedit\", \"mcp\"], \"enabled\": false}}}\n",
+)];
 
 #[test]
 fn claude_code_after_setup_offers_only_hashedit_file_tools() {
@@ -663,6 +696,7 @@ fn claude_code_after_setup_offers_only_hashedit_file_tools() {
         name: "Claude Code",
         setup: "claude-code",
         setup_flags: &[],
+        existing: CLAUDE_OFF,
         env: env(&[
             ("ANTHROPIC_BASE_URL", &model.url),
             ("ANTHROPIC_API_KEY", FAKE_KEY),
@@ -686,6 +720,7 @@ fn claude_code_after_setup_offers_only_hashedit_file_tools() {
                  (or --allowedTools mcp__hashedit__edit,mcp__hashedit__write when headless).",
                 SHELL_STAYS,
             ],
+            CLAUDE_OFF,
         ),
         tools: &[
             "Agent",
@@ -783,6 +818,7 @@ fn codex_agent(scratch: &Scratch, model: &FakeModel, session: Expect) -> Agent {
         } else {
             &[]
         },
+        existing: CODEX_OFF,
         env: vec![
             ("CODEX_HOME".into(), codex_home.into()),
             ("FAKE_MODEL_API_KEY".into(), FAKE_KEY.into()),
@@ -795,6 +831,7 @@ fn codex_agent(scratch: &Scratch, model: &FakeModel, session: Expect) -> Agent {
                 "Codex reads .codex/config.toml only in a trusted project: trust it when Codex asks, or use --scope user.",
                 SHELL_STAYS,
             ],
+            CODEX_OFF,
         ),
         tools: if catalog {
             &[
@@ -906,6 +943,7 @@ fn gemini_cli_after_setup_offers_only_hashedit_file_tools() {
         name: "Gemini CLI",
         setup: "gemini",
         setup_flags: &[],
+        existing: GEMINI_OFF,
         env: env(&[
             ("GEMINI_API_KEY", FAKE_KEY),
             ("GOOGLE_GEMINI_BASE_URL", &model.url),
@@ -929,6 +967,7 @@ fn gemini_cli_after_setup_offers_only_hashedit_file_tools() {
                  use --scope user.",
                 SHELL_STAYS,
             ],
+            GEMINI_OFF,
         ),
         // Under yolo every built-in is offered, so the hidden ones show.
         tools: &[
@@ -1014,6 +1053,7 @@ fn opencode_after_setup_offers_only_hashedit_file_tools() {
         name: "opencode",
         setup: "opencode",
         setup_flags: &[],
+        existing: OPENCODE_OFF,
         env: env(&[
             // Otherwise it fetches the model catalogue from models.dev.
             ("OPENCODE_DISABLE_MODELS_FETCH", "1"),
@@ -1034,6 +1074,7 @@ fn opencode_after_setup_offers_only_hashedit_file_tools() {
                 &format!("AGENTS.md: {BLOCK}"),
             ],
             &[SHELL_STAYS],
+            OPENCODE_OFF,
         ),
         tools: &[
             "bash",
