@@ -14,7 +14,10 @@ pub(crate) type KeyPath = Vec<&'static str>;
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum KeyEdit {
     /// The key at the path holds this value; the objects (tables) on the
-    /// way are created where missing.
+    /// way are created where missing. An array value is a command line
+    /// (`args`, opencode's `command`): one the file holds that has all its
+    /// items, in order, among more carries server flags the user added
+    /// (`--protect GLOB`, before or after `mcp`), and stays.
     Set(KeyPath, Value),
     /// The array at the path holds these strings; missing ones are added
     /// at its end.
@@ -58,8 +61,27 @@ impl Change {
     /// The file's new text, from its current text (`None`: absent).
     pub(crate) fn apply(&self, text: Option<&str>) -> Result<String, String> {
         match self {
-            Change::Json(edits) => json::apply(text, edits),
-            Change::Toml(edits) => toml::apply(text, edits),
+            Change::Json(edits) => {
+                let current = text.and_then(|t| json::value(t).ok());
+                let edits: Vec<KeyEdit> = edits
+                    .iter()
+                    .filter(|edit| match edit {
+                        KeyEdit::Set(path, value) => !extends(current.as_ref(), path, value),
+                        _ => true,
+                    })
+                    .cloned()
+                    .collect();
+                json::apply(text, &edits)
+            }
+            Change::Toml(sets) => {
+                let current = text.and_then(|t| toml::value(t).ok());
+                let sets: Vec<(KeyPath, Value)> = sets
+                    .iter()
+                    .filter(|(path, value)| !extends(current.as_ref(), path, value))
+                    .cloned()
+                    .collect();
+                toml::apply(text, &sets)
+            }
             Change::Block => Ok(block::apply(text.unwrap_or(""))),
             Change::File(content) => Ok(content.clone()),
         }
@@ -111,6 +133,19 @@ fn keep<T: Clone + PartialEq>(mine: &[T], theirs: &[T]) -> Option<Vec<T>> {
         .cloned()
         .collect();
     (!kept.is_empty()).then_some(kept)
+}
+
+/// Whether `current` (the file's value) holds at `path` an array with
+/// more items than the array `wanted` and all of those, in order: a
+/// command line with flags the user added (see [`KeyEdit::Set`]).
+fn extends(current: Option<&Value>, path: &[&str], wanted: &Value) -> bool {
+    match (current.and_then(|c| lookup(c, path)), wanted) {
+        (Some(Value::Array(have)), Value::Array(want)) => {
+            let mut rest = have.iter();
+            have.len() > want.len() && want.iter().all(|w| rest.any(|h| h == w))
+        }
+        _ => false,
+    }
 }
 
 /// The value at `path` in `value`, if every key on the way exists.

@@ -317,6 +317,51 @@ fn a_setting_that_keeps_the_server_off_is_taken_back() {
 }
 
 #[test]
+fn server_flags_the_user_added_stay() {
+    // (client, file, before, after setup): the entry runs another program
+    // with flags of the user's before or after `mcp`; the program
+    // changes, the flags stay.
+    let cases: [(Client, &str, &str, &str); 3] = [
+        (
+            Client::ClaudeCode,
+            ".mcp.json",
+            "{\"mcpServers\": {\"hashedit\": {\"command\": \"/opt/hashedit\", \"args\": [\"--protect\", \
+             \"secrets/**\", \"mcp\"]}}}\n",
+            "{\"mcpServers\": {\"hashedit\": {\n      \"command\": \"hashedit\",\n      \"args\": [\"--protect\", \
+             \"secrets/**\", \"mcp\"],\n      \"type\": \"stdio\",\n      \"alwaysLoad\": true\n    }}}\n",
+        ),
+        (
+            Client::Opencode,
+            "opencode.json",
+            "{\"mcp\": {\"hashedit\": {\"type\": \"local\", \"command\": [\"hashedit\", \"mcp\", \"--read-only\"]}}}\n",
+            "{\n  \"mcp\": {\"hashedit\": {\n      \"type\": \"local\",\n      \"command\": [\"hashedit\", \"mcp\", \
+             \"--read-only\"],\n      \"enabled\": true\n    }},\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \
+             \"permission\": {\n    \"read\": \"deny\",\n    \"edit\": \"deny\"\n  }\n}\n",
+        ),
+        (
+            Client::Codex,
+            ".codex/config.toml",
+            "[mcp_servers.hashedit]\ncommand = \"hashedit\"\nargs = [\"mcp\", \"--tag-scheme\", \"omp\"]\n",
+            "[mcp_servers.hashedit]\ncommand = \"hashedit\"\nargs = [\"mcp\", \"--tag-scheme\", \"omp\"]\n\
+             enabled = true\ndefault_tools_approval_mode = \"approve\"\n",
+        ),
+    ];
+    for (client, file, before, after) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let places = places(dir.path());
+        let path = places.project.join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, before).unwrap();
+        run_setup(client, Scope::Project, &places);
+        assert_eq!(read(&path), after, "{client:?}");
+        let again = run_setup(client, Scope::Project, &places);
+        assert_eq!(again.changes[0].action(), Action::Keep, "{client:?}");
+        run_undo(client, Scope::Project, &places);
+        assert_eq!(read(&path), before, "{client:?}");
+    }
+}
+
+#[test]
 fn setup_twice_is_setup_once_byte_for_byte() {
     for client in Client::ALL {
         for scope in [Scope::Project, Scope::User] {
