@@ -64,8 +64,8 @@ pub enum SetupError {
         /// What the JSON parser said.
         message: String,
     },
-    /// No home directory to find the user's files in.
-    #[error("cannot find the home directory: set HOME")]
+    /// No home directory to find the user's files in, or a relative one.
+    #[error("cannot find the home directory: set HOME to an absolute path")]
     NoHome,
     /// No way to tell the client how to start hashedit.
     #[error(

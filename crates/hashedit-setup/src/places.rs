@@ -1,6 +1,7 @@
 //! Where the clients keep their files, and the command they start the
 //! server with.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use crate::SetupError;
@@ -36,18 +37,30 @@ pub struct Places {
 
 impl Places {
     /// The places for `project`, from this process's environment (`HOME`,
-    /// or `USERPROFILE` on Windows, and the variables named on each field).
+    /// or `USERPROFILE` on Windows, else the account's home directory, and
+    /// the variables named on each field).
     pub fn from_env(project: PathBuf) -> Result<Places, SetupError> {
-        let var = |name: &str| {
-            std::env::var_os(name)
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        };
+        Places::from_vars(project, |name| std::env::var_os(name), std::env::home_dir())
+    }
+
+    /// The places for `project` given the environment `var` and the
+    /// account's home directory. A relative `HOME` is refused (the files
+    /// would land wherever setup runs); a relative `XDG_*` directory is
+    /// ignored, as the XDG Base Directory specification says.
+    pub(crate) fn from_vars(
+        project: PathBuf,
+        var: impl Fn(&str) -> Option<OsString>,
+        account_home: Option<PathBuf>,
+    ) -> Result<Places, SetupError> {
+        let var = |name: &str| var(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+        let xdg = |name: &str| var(name).filter(|dir| dir.is_absolute());
         let home = var("HOME")
             .or_else(|| var("USERPROFILE"))
+            .or(account_home)
+            .filter(|home| home.is_absolute())
             .ok_or(SetupError::NoHome)?;
-        let config = var("XDG_CONFIG_HOME").unwrap_or_else(|| home.join(".config"));
-        let state = var("XDG_STATE_HOME")
+        let config = xdg("XDG_CONFIG_HOME").unwrap_or_else(|| home.join(".config"));
+        let state = xdg("XDG_STATE_HOME")
             .unwrap_or_else(|| home.join(".local/state"))
             .join("hashedit/setup");
         let claude_dir = var("CLAUDE_CONFIG_DIR");

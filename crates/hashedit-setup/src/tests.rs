@@ -775,3 +775,39 @@ fn the_codex_catalog_turns_off_tool_search_and_apply_patch() {
         "it lists no models"
     );
 }
+
+#[test]
+fn the_home_directory_is_absolute_and_a_relative_xdg_directory_is_ignored() {
+    let project = PathBuf::from("/p");
+    let env = |pairs: &'static [(&'static str, &'static str)]| {
+        move |name: &str| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| std::ffi::OsString::from(v))
+        }
+    };
+    // No HOME (a cron job, `env -i`): the account's home directory.
+    let account = Some(PathBuf::from("/home/me"));
+    let places = Places::from_vars(project.clone(), env(&[]), account.clone()).unwrap();
+    assert_eq!(places.home, Path::new("/home/me"));
+    assert_eq!(
+        places.state,
+        Path::new("/home/me/.local/state/hashedit/setup")
+    );
+    // A relative XDG directory is not one (XDG Base Directory spec).
+    let vars = env(&[
+        ("HOME", "/h"),
+        ("XDG_STATE_HOME", "state"),
+        ("XDG_CONFIG_HOME", ""),
+    ]);
+    let places = Places::from_vars(project.clone(), vars, account.clone()).unwrap();
+    assert_eq!(places.state, Path::new("/h/.local/state/hashedit/setup"));
+    assert_eq!(places.config, Path::new("/h/.config"));
+    // A relative HOME would put the user's files wherever setup runs.
+    let error = Places::from_vars(project, env(&[("HOME", "relative/home")]), account).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "cannot find the home directory: set HOME to an absolute path"
+    );
+}
