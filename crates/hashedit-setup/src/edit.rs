@@ -113,6 +113,29 @@ impl Change {
         })
     }
 
+    /// Whether `text` holds what only setup writes: the server's entry (a
+    /// key path through `hashedit`), the instruction block, or the file
+    /// setup owns.
+    pub(crate) fn marked(&self, text: &str) -> bool {
+        let entry = |path: &KeyPath, value: &Option<Value>| {
+            path.contains(&"hashedit") && value.as_ref().and_then(|v| lookup(v, path)).is_some()
+        };
+        match self {
+            Change::Json(edits) => {
+                let value = json::value(text).ok();
+                edits
+                    .iter()
+                    .any(|e| matches!(e, KeyEdit::Set(path, _) if entry(path, &value)))
+            }
+            Change::Toml(sets) => {
+                let value = toml::value(text).ok();
+                sets.iter().any(|(path, _)| entry(path, &value))
+            }
+            Change::Block => block::remove(text) != text,
+            Change::File(content) => text == content,
+        }
+    }
+
     /// This change without what `other` (another client's change of the
     /// same file) makes too, so that undoing one client keeps what another
     /// still needs. `None`: nothing of it is left.

@@ -151,8 +151,17 @@ pub fn undo(client: Client, scope: Scope, places: &Places) -> Result<Plan, Setup
         .filter_map(|name| Client::from_name(name))
         .flat_map(|other| other.targets(scope, places, &anyone, &all))
         .collect();
+    let targets = client.targets(scope, places, &anyone, &all);
+    // Without a record, the client counts as set up only where one of its
+    // files holds what only setup writes (the server's entry, the block):
+    // a second undo takes nothing out, not even the user's own entries
+    // that look like setup's (a `Read` in Claude Code's deny list).
+    let set_up = recorded
+        || targets
+            .iter()
+            .any(|t| matches!(read(&t.path), Ok(Some(now)) if t.change.marked(&now)));
     let mut changes = Vec::new();
-    for target in client.targets(scope, places, &anyone, &all) {
+    for target in targets {
         let Some(now) = read(&target.path)? else {
             record.files.remove(&target.path);
             continue;
@@ -166,8 +175,11 @@ pub fn undo(client: Client, scope: Scope, places: &Places) -> Result<Plan, Setup
             .as_ref()
             .is_some_and(|e| e.after.as_deref() == Some(now.as_str()));
         let sole = others.iter().all(|o| o.path != target.path);
-        let (next, why) = undone(change.as_ref(), &now, entry.as_ref(), exact && sole)
-            .map_err(|why| merge_error(&target.path, why))?;
+        let (next, why) = match set_up {
+            true => undone(change.as_ref(), &now, entry.as_ref(), exact && sole)
+                .map_err(|why| merge_error(&target.path, why))?,
+            false => (Some(now.clone()), NOTHING_OF_SETUP),
+        };
         let removed_dirs = match (&next, &entry) {
             (None, Some(entry)) => entry.created_dirs.clone(),
             _ => Vec::new(),
@@ -210,6 +222,9 @@ fn writable(changes: &[FileChange]) -> Result<(), SetupError> {
     Ok(())
 }
 
+/// Why undo leaves a file as it is, when it holds nothing to take out.
+const NOTHING_OF_SETUP: &str = "holds nothing setup adds";
+
 /// What undo makes of a file whose text is `now`, given what is left of
 /// setup's change to take out (`None`: another client still needs all of
 /// it) and the file's record; `exact` when the file holds what setup
@@ -235,11 +250,13 @@ fn undone(
             ),
         },
         Some(change) => {
-            let why = match entry {
-                Some(_) => "changed since setup: took out only what setup added",
-                None => "not in the undo record: took out what setup adds",
+            let next = change.revert(now, before)?;
+            let why = match (next.as_deref() == Some(now), entry) {
+                (true, _) => NOTHING_OF_SETUP,
+                (false, Some(_)) => "changed since setup: took out only what setup added",
+                (false, None) => "not in the undo record: took out what setup adds",
             };
-            (change.revert(now, before)?, why)
+            (next, why)
         }
     })
 }

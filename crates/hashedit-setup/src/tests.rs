@@ -446,6 +446,18 @@ fn undo_restores_every_byte_and_removes_what_setup_created() {
             run_setup(client, scope, &places);
             run_undo(client, scope, &places);
             assert_eq!(tree(dir.path()), before, "{client:?} {scope:?}");
+            // Undo again: nothing to take out, nothing changes.
+            let again = run_undo(client, scope, &places);
+            let whys: Vec<_> = again.changes.iter().map(|c| (c.action(), c.why)).collect();
+            let existing = whys
+                .iter()
+                .filter(|w| **w == (Action::Keep, "holds nothing setup adds"));
+            assert_eq!(
+                existing.count(),
+                whys.len(),
+                "{client:?} {scope:?}: {whys:?}"
+            );
+            assert_eq!(tree(dir.path()), before, "{client:?} {scope:?}");
         }
     }
 }
