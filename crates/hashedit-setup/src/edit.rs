@@ -101,11 +101,9 @@ impl Change {
             Change::Block => block::remove(text),
             Change::File(_) => return Ok(before.map(str::to_string)),
         };
-        let empty = match self {
-            Change::Json(_) => json::value(&reverted)? == Value::Object(Default::default()),
-            Change::Toml(_) => toml::value(&reverted)? == Value::Object(Default::default()),
-            Change::Block | Change::File(_) => reverted.trim().is_empty(),
-        };
+        // Nothing left, not even a comment of the user's: blank, or `{}`.
+        let left: String = reverted.split_whitespace().collect();
+        let empty = left.is_empty() || left == "{}";
         Ok(if empty && before.is_none() {
             None
         } else {

@@ -508,6 +508,19 @@ fn undo_after_a_later_change_takes_out_only_what_setup_added() {
 }
 
 #[test]
+fn a_file_setup_created_stays_when_the_user_wrote_in_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let places = places(dir.path());
+    run_setup(Client::Gemini, Scope::Project, &places);
+    let settings = places.project.join(".gemini/settings.json");
+    let text = read(&settings).replacen('{', "{\n  // ask Ana before changing this", 1);
+    std::fs::write(&settings, text).unwrap();
+    run_undo(Client::Gemini, Scope::Project, &places);
+    assert_eq!(read(&settings), "{\n  // ask Ana before changing this\n}\n");
+    assert!(!places.project.join("GEMINI.md").exists());
+}
+
+#[test]
 fn a_second_setup_keeps_the_bytes_from_before_the_first() {
     let dir = tempfile::tempdir().unwrap();
     let places = places(dir.path());
