@@ -67,6 +67,13 @@ pub enum SetupError {
     /// No home directory to find the user's files in, or a relative one.
     #[error("cannot find the home directory: set HOME to an absolute path")]
     NoHome,
+    /// A project-scope setup in the home directory, whose project files
+    /// are the user's own (`~/.claude/settings.json`, `~/.gemini/`).
+    #[error(
+        "{} is your home directory: its project files are your user files (Claude Code's ~/.claude/settings.json, Gemini CLI's ~/.gemini/settings.json). Run setup in your project's directory, or pass --scope user for every project",
+        .0.display()
+    )]
+    ProjectIsHome(PathBuf),
     /// No way to tell the client how to start hashedit.
     #[error(
         "cannot tell which command starts hashedit: put hashedit on PATH or pass --command PATH"

@@ -79,6 +79,10 @@ pub fn setup(
     server: &ServerCommand,
     extras: &Extras,
 ) -> Result<Plan, SetupError> {
+    let canonical = |dir: &PathBuf| std::fs::canonicalize(dir).unwrap_or_else(|_| dir.clone());
+    if scope == Scope::Project && canonical(&places.project) == canonical(&places.home) {
+        return Err(SetupError::ProjectIsHome(places.project.clone()));
+    }
     let record_path = record::path(&places.state, scope, &places.project);
     let (mut record, record_now) = record::load(&record_path)?;
     let mut changes = Vec::new();

@@ -836,3 +836,29 @@ fn the_home_directory_is_absolute_and_a_relative_xdg_directory_is_ignored() {
         "cannot find the home directory: set HOME to an absolute path"
     );
 }
+
+#[test]
+fn a_project_setup_in_the_home_directory_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut places = places(dir.path());
+    places.project = places.home.clone();
+    std::fs::create_dir_all(&places.home).unwrap();
+    let error = setup(
+        Client::ClaudeCode,
+        Scope::Project,
+        &places,
+        &server(),
+        &Extras::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "{} is your home directory: its project files are your user files (Claude Code's \
+             ~/.claude/settings.json, Gemini CLI's ~/.gemini/settings.json). Run setup in your project's \
+             directory, or pass --scope user for every project",
+            places.home.display()
+        )
+    );
+    assert_eq!(tree(&places.home), BTreeMap::new());
+}
