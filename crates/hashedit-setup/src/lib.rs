@@ -79,6 +79,11 @@ pub enum SetupError {
         "cannot tell which command starts hashedit: put hashedit on PATH or pass --command PATH"
     )]
     NoServerCommand,
+    /// `--command` names no program: empty, or a path to no file.
+    #[error(
+        "--command {0:?} is no program: give the path of the hashedit binary, or a name the client finds on its PATH"
+    )]
+    NoProgram(String),
     /// `codex debug models` did not give a catalog.
     #[error("cannot read Codex's model catalog from `codex debug models`: {0}")]
     CodexCatalog(String),

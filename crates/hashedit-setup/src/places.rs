@@ -121,6 +121,23 @@ impl ServerCommand {
         }
     }
 
+    /// The command for `--command PROGRAM`: a bare name as given (the
+    /// client looks it up on its own `PATH`), a path made absolute (the
+    /// client starts the server in a directory of its own). `Err` when
+    /// the name is empty or the path is no file: the client could not
+    /// start it.
+    pub fn given(program: &str) -> Result<ServerCommand, SetupError> {
+        let path = Path::new(program);
+        if path.components().count() == 1 && path.is_relative() {
+            return Ok(ServerCommand::new(program));
+        }
+        std::path::absolute(path)
+            .ok()
+            .filter(|p| p.is_file())
+            .and_then(|p| p.to_str().map(ServerCommand::new))
+            .ok_or_else(|| SetupError::NoProgram(program.to_string()))
+    }
+
     /// The command for the `hashedit` running now: the bare name
     /// `hashedit` when `PATH` finds this same program under it (so the
     /// files a project commits work on every machine that installed

@@ -862,3 +862,25 @@ fn a_project_setup_in_the_home_directory_is_refused() {
     );
     assert_eq!(tree(&places.home), BTreeMap::new());
 }
+
+#[test]
+fn the_command_given_is_a_name_or_an_absolute_path_to_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let binary = dir.path().join("bin/hashedit");
+    std::fs::create_dir_all(binary.parent().unwrap()).unwrap();
+    std::fs::write(&binary, "").unwrap();
+    let name = ServerCommand::given("hashedit").unwrap();
+    assert_eq!(name, ServerCommand::new("hashedit"));
+    let path = ServerCommand::given(binary.to_str().unwrap()).unwrap();
+    assert_eq!(path.program, binary.to_str().unwrap());
+    // A relative path is made absolute: tests/cli.rs.
+    for wrong in ["", "./no-such-hashedit", "/no/such/hashedit"] {
+        assert_eq!(
+            ServerCommand::given(wrong).unwrap_err().to_string(),
+            format!(
+                "--command {wrong:?} is no program: give the path of the hashedit binary, or a name the client \
+                 finds on its PATH"
+            )
+        );
+    }
+}

@@ -759,6 +759,25 @@ fn setup_then_undo_under_json_lists_each_file() {
 }
 
 #[test]
+fn setup_makes_a_relative_command_absolute() {
+    let project = workspace(&[("bin/hashedit", "")]);
+    let home = tempfile::tempdir().unwrap();
+    let out = setup(
+        project.path(),
+        home.path(),
+        &["cursor", "--command", "bin/hashedit"],
+    );
+    assert!(out.status.success(), "{out:?}");
+    let config = fs::read_to_string(project.path().join(".cursor/mcp.json")).unwrap();
+    let binary = project.path().canonicalize().unwrap().join("bin/hashedit");
+    let value: serde_json::Value = serde_json::from_str(&config).unwrap();
+    assert_eq!(
+        value["mcpServers"]["hashedit"]["command"],
+        binary.display().to_string()
+    );
+}
+
+#[test]
 fn setup_refuses_a_file_it_cannot_merge_into_and_exits_one() {
     let project = workspace(&[(".mcp.json", "[1]\n")]);
     let home = tempfile::tempdir().unwrap();

@@ -93,7 +93,7 @@ fn plan(args: &SetupArgs, root: Option<&Path>) -> Result<(Plan, Places), String>
         hashedit_setup::undo(client, scope, &places)
     } else {
         let server = match &args.command {
-            Some(program) => ServerCommand::new(program.as_str()),
+            Some(program) => ServerCommand::given(program).map_err(|e| e.to_string())?,
             None => ServerCommand::locate().map_err(|e| e.to_string())?,
         };
         let extras = Extras {
