@@ -13,6 +13,7 @@ pub(crate) fn read(path: &Path) -> Result<Option<String>, SetupError> {
             .map(Some)
             .map_err(|_| merge_error(path, "is not UTF-8 text".into())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(_) if path.is_dir() => Err(merge_error(path, "is a directory, not a file".into())),
         Err(e) => Err(io_error(path, e)),
     }
 }

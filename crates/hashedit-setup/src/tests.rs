@@ -589,7 +589,7 @@ fn undo_without_a_record_takes_out_what_setup_adds() {
 
 #[test]
 fn a_file_that_cannot_take_the_change_is_named_and_nothing_is_written() {
-    let cases: [(Client, &str, &[u8], &str); 5] = [
+    let cases: [(Client, &str, &[u8], &str); 6] = [
         (
             Client::ClaudeCode,
             ".mcp.json",
@@ -616,13 +616,23 @@ fn a_file_that_cannot_take_the_change_is_named_and_nothing_is_written() {
         ),
         // Made read-only below (a rename would replace it regardless).
         (Client::Gemini, "GEMINI.md", b"# Ours\n", "is read-only"),
+        // Made a directory below.
+        (
+            Client::Codex,
+            "AGENTS.md",
+            b"",
+            "is a directory, not a file",
+        ),
     ];
     for (client, file, text, why) in cases {
         let dir = tempfile::tempdir().unwrap();
         let places = places(dir.path());
         let path = places.project.join(file);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, text).unwrap();
+        match why {
+            "is a directory, not a file" => std::fs::create_dir_all(path.join("rules")).unwrap(),
+            _ => std::fs::write(&path, text).unwrap(),
+        }
         if why == "is read-only" {
             let mut permissions = std::fs::metadata(&path).unwrap().permissions();
             permissions.set_readonly(true);
