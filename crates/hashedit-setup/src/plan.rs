@@ -116,7 +116,10 @@ pub fn setup(
     }
     record.clients.insert(client.name().into());
     if record_now.is_none() {
-        record.created_dirs = missing_dirs(&record_path);
+        record.created_dirs = match missing_dirs(&record_path) {
+            dirs if dirs.is_empty() => record::shared_dirs(&places.state),
+            dirs => dirs,
+        };
     }
     if scope == Scope::Project {
         record.project = Some(places.project.clone());

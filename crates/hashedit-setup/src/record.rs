@@ -70,6 +70,20 @@ pub(crate) fn load(path: &Path) -> Result<(Record, Option<String>), SetupError> 
     Ok((record, Some(text)))
 }
 
+/// The directories an earlier record in `state` created for the records
+/// (each record keeps them, so the last one undone removes them).
+pub(crate) fn shared_dirs(state: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(state) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|entry| load(&entry.path()).ok())
+        .map(|(record, _)| record.created_dirs)
+        .find(|dirs| !dirs.is_empty())
+        .unwrap_or_default()
+}
+
 impl Record {
     /// The record as its file holds it; `None` when it records nothing.
     pub(crate) fn text(&self) -> Option<String> {

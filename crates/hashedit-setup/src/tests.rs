@@ -570,6 +570,19 @@ fn a_shared_instruction_block_stays_until_the_last_client_is_undone() {
 }
 
 #[test]
+fn the_last_undo_removes_the_directories_made_for_the_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let places = places(dir.path());
+    let before = tree(dir.path());
+    run_setup(Client::Cursor, Scope::User, &places);
+    run_setup(Client::Cursor, Scope::Project, &places);
+    // The record that created ~/.local/state/hashedit/setup goes first.
+    run_undo(Client::Cursor, Scope::User, &places);
+    run_undo(Client::Cursor, Scope::Project, &places);
+    assert_eq!(tree(dir.path()), before);
+}
+
+#[test]
 fn undo_without_a_record_takes_out_what_setup_adds() {
     let dir = tempfile::tempdir().unwrap();
     let places = places(dir.path());
