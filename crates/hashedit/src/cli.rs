@@ -341,7 +341,7 @@ fn run_parsed(cli: Cli) -> u8 {
         return code;
     }
     if let Command::Setup(args) = &cli.command {
-        return setup::run(args, cli.root.as_deref(), cli.json);
+        return setup::run(args, &server_flags(&cli), cli.root.as_deref(), cli.json);
     }
     if let Command::Mcp {
         read_only,
@@ -591,6 +591,29 @@ fn workspace(cli: &Cli) -> Result<Workspace, String> {
         // The workspace's message already names the root it was given.
         Err(e) => Err(e.message),
     }
+}
+
+/// The server flags given on this command line (those that change
+/// something: not a default), as `hashedit mcp` takes them; `hashedit
+/// setup` puts them in the command line it registers.
+fn server_flags(cli: &Cli) -> Vec<String> {
+    let mut flags = Vec::new();
+    if let Scheme::Omp = cli.tag_scheme {
+        flags.extend(["--tag-scheme".into(), "omp".into()]);
+    }
+    if cli.max_output_bytes != hashedit_core::DEFAULT_MAX_OUTPUT_BYTES {
+        flags.extend([
+            "--max-output-bytes".into(),
+            cli.max_output_bytes.to_string(),
+        ]);
+    }
+    for glob in &cli.protect {
+        flags.extend(["--protect".into(), glob.clone()]);
+    }
+    if cli.allow_protected {
+        flags.push("--allow-protected".into());
+    }
+    flags
 }
 
 /// What `hashedit mcp` says on stderr when stdin is a terminal.

@@ -778,6 +778,41 @@ fn setup_makes_a_relative_command_absolute() {
 }
 
 #[test]
+fn setup_puts_the_server_flags_it_is_given_in_the_command_line() {
+    let project = workspace(&[]);
+    let home = tempfile::tempdir().unwrap();
+    let args = [
+        "cursor",
+        "--command",
+        "hashedit",
+        "--tag-scheme",
+        "omp",
+        "--protect",
+        "secrets/**",
+        "--max-output-bytes",
+        "20000",
+        "--allow-protected",
+    ];
+    let out = setup(project.path(), home.path(), &args);
+    assert!(out.status.success(), "{out:?}");
+    let config = fs::read_to_string(project.path().join(".cursor/mcp.json")).unwrap();
+    let value: serde_json::Value = serde_json::from_str(&config).unwrap();
+    assert_eq!(
+        value["mcpServers"]["hashedit"]["args"],
+        serde_json::json!([
+            "mcp",
+            "--tag-scheme",
+            "omp",
+            "--max-output-bytes",
+            "20000",
+            "--protect",
+            "secrets/**",
+            "--allow-protected"
+        ])
+    );
+}
+
+#[test]
 fn setup_refuses_a_file_it_cannot_merge_into_and_exits_one() {
     let project = workspace(&[(".mcp.json", "[1]\n")]);
     let home = tempfile::tempdir().unwrap();

@@ -55,8 +55,15 @@ enum ScopeName {
 }
 
 /// Runs `hashedit setup`; returns the exit status (0 done, 1 failed).
-pub(super) fn run(args: &SetupArgs, root: Option<&Path>, json_output: bool) -> u8 {
-    match plan(args, root) {
+/// `server_flags` (`--protect GLOB`, `--tag-scheme omp`, ... given to
+/// setup) go into the server's command line after `mcp`.
+pub(super) fn run(
+    args: &SetupArgs,
+    server_flags: &[String],
+    root: Option<&Path>,
+    json_output: bool,
+) -> u8 {
+    match plan(args, server_flags, root) {
         Ok((plan, places)) => {
             let applied = if args.dry_run { Ok(()) } else { plan.apply() };
             match applied {
@@ -71,7 +78,11 @@ pub(super) fn run(args: &SetupArgs, root: Option<&Path>, json_output: bool) -> u
     }
 }
 
-fn plan(args: &SetupArgs, root: Option<&Path>) -> Result<(Plan, Places), String> {
+fn plan(
+    args: &SetupArgs,
+    server_flags: &[String],
+    root: Option<&Path>,
+) -> Result<(Plan, Places), String> {
     let project = match root {
         Some(root) => root.to_path_buf(),
         None => std::env::current_dir()
@@ -92,10 +103,11 @@ fn plan(args: &SetupArgs, root: Option<&Path>) -> Result<(Plan, Places), String>
     let plan = if args.undo {
         hashedit_setup::undo(client, scope, &places)
     } else {
-        let server = match &args.command {
+        let mut server = match &args.command {
             Some(program) => ServerCommand::given(program).map_err(|e| e.to_string())?,
             None => ServerCommand::locate().map_err(|e| e.to_string())?,
         };
+        server.args.extend_from_slice(server_flags);
         let extras = Extras {
             codex_catalog: match (client, args.replace_codex_catalog) {
                 (Client::Codex, true) => {
