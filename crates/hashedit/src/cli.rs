@@ -1,4 +1,4 @@
-//! Command-line parsing and output (product.md §1, "CLI").
+//! Command-line parsing and output (FORMAT.md §8.3).
 
 use std::ffi::OsString;
 use std::io::{IsTerminal, Read, Write};
@@ -668,7 +668,7 @@ fn execute(cli: Cli) -> Result<ToolResult<(Outcome, Printed)>, String> {
     let ws = workspace(&cli)?;
     let blocks = hashedit_blocks::TreeSitterBlocks::new();
     // Fingerprints served by earlier calls, so a 16-bit tag collision is
-    // caught across processes (product.md §3 item 5). Only edit consults
+    // caught across processes (FORMAT.md §3.5). Only edit consults
     // them (its tag check); the other commands only add what they serve.
     // One process serves one call: no later edit of this session could
     // rebase on a served text, so none is kept.

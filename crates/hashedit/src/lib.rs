@@ -2,7 +2,7 @@
 //!
 //! A thin layer over `hashedit-tools`: each subcommand fills a tool's
 //! argument struct, runs it against the workspace root, and prints exactly
-//! the text a model would get (product.md §1). Exit status: 0 success, 1
+//! the text a model would get (FORMAT.md §8.3). Exit status: 0 success, 1
 //! tool error (stale tag, parse error, …), 2 usage error.
 //!
 //! The command line is a library function, [`run_from`], so the Python and

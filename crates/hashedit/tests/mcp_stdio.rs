@@ -273,7 +273,7 @@ fn read_only_flag_and_global_options_apply() {
         .map(|t| t["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["read_file", "grep", "glob", "list_dir"]);
-    // omp tag of "hello\n" (product.md §2), and the 8-byte budget cuts the
+    // omp tag of "hello\n" (FORMAT.md §3.2), and the 8-byte budget cuts the
     // view, exactly as the CLI does with the same flags.
     let read = server.call(2, "read_file", json!({"path": "h.txt"}));
     assert_eq!(read["_meta"]["io.github.hashedit/result"]["tag"], "5BF9");

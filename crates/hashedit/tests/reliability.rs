@@ -133,7 +133,7 @@ fn race_smoke_one_winner_per_snapshot() {
         report.faults
     );
     // Losers are told their snapshot is stale. On a loaded machine a
-    // writer may also wait out the 1 s lock wait (reference-rho.md §10)
+    // writer may also wait out the 1 s lock wait (as Rho's)
     // and be refused with `lock_timeout`, which writes nothing either; any
     // other kind (an I/O error, a parse error) is a fault.
     assert!(report.refusals.contains_key("stale_tag"), "{table}");
