@@ -88,7 +88,7 @@ pub enum Pasted {
         /// Each `-` row's document line and text without its `-`.
         rows: Vec<(usize, String)>,
         /// The refusal when they do not.
-        refusal: Box<crate::parse::ParseError>,
+        refusal: Box<crate::problem::ParseError>,
     },
     /// Every body row starts with `N:` and the numbers count up from the
     /// op's first line, as read output shows rows; the op's body holds the
@@ -102,7 +102,7 @@ pub enum Pasted {
         /// The first number (0 when the op's target is not a line range).
         first: usize,
         /// The refusal when the numbers do not fit.
-        refusal: Box<crate::parse::ParseError>,
+        refusal: Box<crate::problem::ParseError>,
     },
 }
 

@@ -57,6 +57,7 @@ mod hunk;
 mod lower;
 mod parse;
 mod plan;
+mod problem;
 mod project;
 mod rebase;
 mod scan;

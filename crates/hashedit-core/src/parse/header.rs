@@ -2,9 +2,9 @@
 //! and apply_patch noise.
 
 use super::Parser;
-use super::error::{ParseError, Problem, err};
 use super::marker;
 use crate::document::WarningKind;
+use crate::problem::{ParseError, Problem, err};
 use crate::tag::SnapshotTag;
 
 impl Parser {

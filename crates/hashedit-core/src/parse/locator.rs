@@ -2,8 +2,8 @@
 //! separators, and the gaps `<N`, `>N`, `>N*` and `>$` of a `PUT`.
 
 use super::PutTarget;
-use super::error::LocatorProblem;
 use crate::document::{Gap, LineRange, Target, WarningKind};
+use crate::problem::LocatorProblem;
 
 pub(super) fn parse_put_locator(
     locator: &str,

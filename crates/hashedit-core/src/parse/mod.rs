@@ -17,23 +17,22 @@
 //! This module runs the line-by-line state machine (sections, open `PUT`
 //! bodies, envelopes); `header` reads section headers and cleans their
 //! paths, `op` reads op lines, `locator` the locator grammar, `repair`
-//! detects the usual mistakes and derives the line to copy, and `error`
-//! holds the failure kinds and their wording.
+//! detects the usual mistakes and derives the line to copy, and
+//! [`crate::problem`] holds the failure kinds and their wording.
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
 use crate::document::{Document, Gap, Op, OpKind, Pasted, Section, Target, Warning, WarningKind};
 
-mod error;
 mod header;
 mod locator;
 mod op;
 mod repair;
 
-pub use error::{ForeignShape, LocatorProblem, ParseError, Problem, RowShape};
+pub use crate::problem::{ForeignShape, LocatorProblem, ParseError, Problem, RowShape};
 
-use error::err;
+use crate::problem::err;
 use op::{Keyword, lowercase_op_parses, split_keyword};
 use repair::{
     bare_row_fix, bracketless_header_fix, corrected_op, decorated_header_fix, foreign_shape,

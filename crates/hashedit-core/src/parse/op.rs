@@ -2,11 +2,11 @@
 //! as a whole token), then a locator, an optional register and colon, a
 //! file op's argument, or how the file ends.
 
-use super::error::{LocatorProblem, ParseError, Problem, err};
 use super::header::clean_path;
 use super::locator::{locator_fix, parse_put_locator, parse_target_with_warning};
 use super::{Bodiless, OpenPut, Parser, PutTarget};
 use crate::document::{FinalNewline, MAX_REGISTER_NAME, OpKind, Register, WarningKind};
+use crate::problem::{LocatorProblem, ParseError, Problem, err};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Keyword {

@@ -5,9 +5,9 @@
 //! headers with decoration or without brackets.
 
 use super::PutTarget;
-use super::error::{ForeignShape, RowShape};
 use super::locator::{parse_range, parse_target_with_warning};
 use crate::document::{Gap, Target};
+use crate::problem::{ForeignShape, RowShape};
 use crate::tag::SnapshotTag;
 
 /// The op for a line that uses another word for one (`DEL 4`,

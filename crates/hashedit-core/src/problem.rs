@@ -345,7 +345,7 @@ fn quote(line: &str) -> String {
     }
 }
 
-pub(super) fn err(line: usize, text: &str, problem: Problem, fix: Option<String>) -> ParseError {
+pub(crate) fn err(line: usize, text: &str, problem: Problem, fix: Option<String>) -> ParseError {
     ParseError {
         line,
         text: quote(text),
