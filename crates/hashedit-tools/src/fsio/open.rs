@@ -444,7 +444,7 @@ pub(super) fn walk_dirs_recording(
                 let opened = rustix::fs::openat(current.as_fd(), name, flags, Mode::empty())
                     .map_err(|errno| map_errno("create", display, errno));
                 let synced = if made {
-                    super::write::sync_dir(current.as_fd(), display)
+                    sync_dir(current.as_fd(), display)
                 } else {
                     Ok(())
                 };
@@ -588,6 +588,27 @@ pub(super) fn open_listed(dir: BorrowedFd<'_>, name: &OsStr) -> Result<(File, St
 /// Whether two `stat`s describe the same inode.
 pub(super) fn same_inode(a: &Stat, b: &Stat) -> bool {
     a.st_dev == b.st_dev && a.st_ino == b.st_ino
+}
+
+/// fsyncs a directory so renames and removals in it survive a crash. File
+/// systems that cannot fsync directories (`EINVAL`, `EOPNOTSUPP`) are not
+/// an error.
+pub(super) fn sync_dir(dir: BorrowedFd<'_>, display: &str) -> ToolResult<()> {
+    match rustix::fs::fsync(dir) {
+        Ok(()) => Ok(()),
+        Err(errno) if errno == Errno::INVAL || errno == Errno::OPNOTSUPP => Ok(()),
+        Err(errno) => Err(dir_sync_error(display, &io::Error::from(errno))),
+    }
+}
+
+pub(super) fn dir_sync_error(display: &str, error: &io::Error) -> ToolError {
+    ToolError::new(
+        ErrorKind::Io,
+        format!(
+            "cannot sync the directory of {display}: {}; the change is visible but might not survive a crash",
+            os_message(error)
+        ),
+    )
 }
 
 #[cfg(test)]

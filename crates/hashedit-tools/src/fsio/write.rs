@@ -37,7 +37,7 @@ use rustix::fs::{AtFlags, FlockOperation, Gid, Mode, OFlags, Uid};
 use rustix::io::Errno;
 
 use super::lock::{FileMeta, LockedFile};
-use super::open::{map_create_errno, map_errno, open_parent_with, split};
+use super::open::{dir_sync_error, map_create_errno, map_errno, open_parent_with, split, sync_dir};
 use crate::error::{ErrorKind, ToolError, ToolResult, os_message};
 use crate::workspace::{ResolvedPath, Workspace};
 
@@ -508,27 +508,6 @@ pub(super) fn rename_away(dir: BorrowedFd<'_>, from: &OsStr, to: &OsStr) -> Resu
             let _ = rustix::fs::unlinkat(dir, to, AtFlags::empty());
         }),
     }
-}
-
-/// fsyncs a directory so renames and removals in it survive a crash. File
-/// systems that cannot fsync directories (`EINVAL`, `EOPNOTSUPP`) are not
-/// an error.
-pub(super) fn sync_dir(dir: BorrowedFd<'_>, display: &str) -> ToolResult<()> {
-    match rustix::fs::fsync(dir) {
-        Ok(()) => Ok(()),
-        Err(errno) if errno == Errno::INVAL || errno == Errno::OPNOTSUPP => Ok(()),
-        Err(errno) => Err(dir_sync_error(display, &io::Error::from(errno))),
-    }
-}
-
-pub(super) fn dir_sync_error(display: &str, error: &io::Error) -> ToolError {
-    ToolError::new(
-        ErrorKind::Io,
-        format!(
-            "cannot sync the directory of {display}: {}; the change is visible but might not survive a crash",
-            os_message(error)
-        ),
-    )
 }
 
 /// A temp file's name in a directory, removed on drop unless disarmed.

@@ -12,7 +12,8 @@ use super::Step;
 use crate::error::{ErrorKind, ToolError, ToolResult, os_message};
 use crate::fsio::lock::LockedFile;
 use crate::fsio::open::map_errno;
-use crate::fsio::write::{check_still_there, dir_sync_error, hidden_name, rename_away, sync_dir};
+use crate::fsio::open::{dir_sync_error, sync_dir};
+use crate::fsio::write::{check_still_there, hidden_name, rename_away};
 
 /// Renames the locked file to a fresh backup name in its directory, as
 /// described on [`super::commit_changes`]; `action` ("delete", "move") is for

@@ -15,11 +15,9 @@ use super::{CommitWarning, NewFile};
 use crate::error::{ToolError, ToolResult, os_message};
 use crate::fsio::lock::LockedFile;
 use crate::fsio::open::{
-    CreatedDir, map_create_errno, open_root, same_inode, split, walk_dirs_recording,
+    CreatedDir, map_create_errno, open_root, same_inode, split, sync_dir, walk_dirs_recording,
 };
-use crate::fsio::write::{
-    NoReplace, copy_owner, rename_no_replace, seal_temp, sync_dir, write_temp,
-};
+use crate::fsio::write::{NoReplace, copy_owner, rename_no_replace, seal_temp, write_temp};
 use crate::workspace::{ResolvedPath, Workspace};
 
 /// Creates a move's destination with `bytes` and the source's mode and

@@ -22,7 +22,8 @@ use rustix::fs::AtFlags;
 
 use super::lock::LockedFile;
 use super::open::CreatedDir;
-use super::write::{replace_inner, sync_dir};
+use super::open::sync_dir;
+use super::write::replace_inner;
 use crate::error::{ErrorKind, ToolError, ToolResult, os_message};
 use crate::workspace::{ResolvedPath, Workspace};
 
