@@ -179,6 +179,15 @@ impl Target {
             Target::Block(line) => format!("{line}*"),
         }
     }
+
+    /// The lines in words: `line 4`, `lines 4-6`, `the block at line 9`.
+    pub fn words(self) -> String {
+        match self {
+            Target::Lines(range) if range.start == range.end => format!("line {}", range.start),
+            Target::Lines(range) => format!("lines {}-{}", range.start, range.end),
+            Target::Block(line) => format!("the block at line {line}"),
+        }
+    }
 }
 
 /// An inclusive range of original lines, `start <= end`, both ≥ 1.
@@ -234,6 +243,16 @@ impl Gap {
             Gap::AfterBlock(n) => format!(">{n}*"),
         }
     }
+
+    /// The gap in words: `before line 1`, `at the end`.
+    pub fn words(self) -> String {
+        match self {
+            Gap::Before(line) => format!("before line {line}"),
+            Gap::After(line) => format!("after line {line}"),
+            Gap::End => "at the end".to_string(),
+            Gap::AfterBlock(line) => format!("after the block at line {line}"),
+        }
+    }
 }
 
 /// Whether a file ends with a line break after its last line.
@@ -267,31 +286,126 @@ impl Register {
 /// Longest register name (characters of `[A-Za-z0-9_-]`).
 pub const MAX_REGISTER_NAME: usize = 64;
 
+/// What a second op equal to an earlier one in the same section means
+/// (FORMAT.md §5.7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Repeat {
+    /// A duplicated hunk: applied once, with a warning.
+    AppliedOnce,
+    /// A paste: its rows go in again, with a warning.
+    AppliedTwice,
+    /// Once is what the op means; a repeat says it twice, without a word.
+    Silent,
+    /// A file op, of which a section holds one anyway.
+    Kept,
+}
+
+/// The facts of each op kind, in one place: its keyword, its canonical
+/// header, whether `+` rows follow it, what it does in words, the lines a
+/// live snapshot shows for it and what a repeat of it means.
 impl OpKind {
+    /// The keyword its header starts with.
+    pub fn keyword(&self) -> &'static str {
+        match self {
+            OpKind::Replace { .. }
+            | OpKind::Insert { .. }
+            | OpKind::Paste { .. }
+            | OpKind::PasteOver { .. } => "PUT",
+            OpKind::Cut { .. } => "CUT",
+            OpKind::Remove => "REM",
+            OpKind::Move { .. } => "MV",
+            OpKind::FinalNewline(_) => "EOF",
+        }
+    }
+
     /// The op's canonical header, e.g. `PUT 2.=5:`, `CUT 4 @a`, `MV b.rs`.
     pub fn canonical_header(&self) -> String {
+        let keyword = self.keyword();
         match self {
-            OpKind::Replace { target, .. } => format!("PUT {}:", target.canonical()),
-            OpKind::Insert { at, .. } => format!("PUT {}:", at.canonical()),
+            OpKind::Replace { target, .. } => format!("{keyword} {}:", target.canonical()),
+            OpKind::Insert { at, .. } => format!("{keyword} {}:", at.canonical()),
             OpKind::Cut { target, register } => {
-                format!("CUT {}{}", target.canonical(), register.suffix())
+                format!("{keyword} {}{}", target.canonical(), register.suffix())
             }
             OpKind::Paste { at, register } => {
-                format!("PUT {}{}", at.canonical(), register.suffix())
+                format!("{keyword} {}{}", at.canonical(), register.suffix())
             }
             OpKind::PasteOver { target, register } => {
-                format!("PUT {} @{register}", target.canonical())
+                format!("{keyword} {} @{register}", target.canonical())
             }
-            OpKind::Remove => "REM".to_string(),
-            OpKind::Move { dest } => format!("MV {dest}"),
-            OpKind::FinalNewline(FinalNewline::Present) => "EOF NEWLINE".to_string(),
-            OpKind::FinalNewline(FinalNewline::Absent) => "EOF NO NEWLINE".to_string(),
+            OpKind::Remove => keyword.to_string(),
+            OpKind::Move { dest } => format!("{keyword} {dest}"),
+            OpKind::FinalNewline(FinalNewline::Present) => format!("{keyword} NEWLINE"),
+            OpKind::FinalNewline(FinalNewline::Absent) => format!("{keyword} NO NEWLINE"),
         }
+    }
+
+    /// Whether `+` body rows follow the header (a `PUT …:`).
+    pub fn takes_body(&self) -> bool {
+        matches!(self, OpKind::Replace { .. } | OpKind::Insert { .. })
     }
 
     /// True for `REM` and `MV`.
     pub fn is_file_op(&self) -> bool {
         matches!(self, OpKind::Remove | OpKind::Move { .. })
+    }
+
+    /// What the op does, in words and without the file: `replace lines
+    /// 4-6`, `paste @a after line 3`.
+    pub fn words(&self) -> String {
+        match self {
+            OpKind::Replace { target, .. } => format!("replace {}", target.words()),
+            OpKind::Insert { at, .. } => format!("insert {}", at.words()),
+            OpKind::Cut { target, register } => match register {
+                Register::Anonymous => format!("delete {}", target.words()),
+                Register::Named(name) => format!("delete {} into @{name}", target.words()),
+            },
+            OpKind::Paste { at, register } => match register {
+                Register::Anonymous => format!("paste the cut lines {}", at.words()),
+                Register::Named(name) => format!("paste @{name} {}", at.words()),
+            },
+            OpKind::PasteOver { target, register } => {
+                format!("replace {} with @{register}", target.words())
+            }
+            OpKind::Remove => "delete the file".to_string(),
+            OpKind::Move { dest } => format!("move the file to {dest}"),
+            OpKind::FinalNewline(FinalNewline::Present) => "end the file with a line break".into(),
+            OpKind::FinalNewline(FinalNewline::Absent) => {
+                "end the file without a line break".into()
+            }
+        }
+    }
+
+    /// The original lines a live snapshot shows for the op: a target's
+    /// first and last line (a block's first), a gap's anchor, none for
+    /// `>$` and file ops (FORMAT.md §4.4).
+    pub fn anchor_lines(&self) -> Vec<usize> {
+        match self {
+            OpKind::Replace { target, .. }
+            | OpKind::Cut { target, .. }
+            | OpKind::PasteOver { target, .. } => match target {
+                Target::Lines(range) => vec![range.start, range.end],
+                Target::Block(line) => vec![*line],
+            },
+            OpKind::Insert { at, .. } | OpKind::Paste { at, .. } => match at {
+                Gap::Before(n) | Gap::After(n) | Gap::AfterBlock(n) => vec![*n],
+                Gap::End => Vec::new(),
+            },
+            OpKind::Remove | OpKind::Move { .. } | OpKind::FinalNewline(_) => Vec::new(),
+        }
+    }
+
+    /// What an equal op earlier in the section makes of this one.
+    pub fn repeat(&self) -> Repeat {
+        match self {
+            OpKind::Replace { .. }
+            | OpKind::Cut { .. }
+            | OpKind::PasteOver { .. }
+            | OpKind::Insert { .. } => Repeat::AppliedOnce,
+            OpKind::Paste { .. } => Repeat::AppliedTwice,
+            OpKind::FinalNewline(_) => Repeat::Silent,
+            OpKind::Remove | OpKind::Move { .. } => Repeat::Kept,
+        }
     }
 }
 

@@ -84,7 +84,7 @@ pub use view::{
 // The edit document and its grammar (FORMAT.md §5).
 pub use document::{
     Document, FinalNewline, Gap, LineRange, MAX_REGISTER_NAME, Op, OpKind, Pasted, Register,
-    Section, Target, Warning, WarningKind,
+    Repeat, Section, Target, Warning, WarningKind,
 };
 pub use parse::{ForeignShape, LocatorProblem, ParseError, Problem, RowShape, parse};
 
@@ -109,4 +109,4 @@ pub use edit::{
     SnapshotHistory, Suspicion, SyntaxBreak, TagCheck, edit_file,
 };
 // Projection of a document still streaming in, for UI cards.
-pub use project::{OpState, ProjectedOp, ProjectedSection, Projection, op_words, project};
+pub use project::{OpState, ProjectedOp, ProjectedSection, Projection, project};

@@ -94,7 +94,7 @@ pub enum FileOp {
 }
 
 /// A section lowered to hunks.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Lowered {
     /// Primitive hunks in document order.
     pub hunks: Vec<Hunk>,
@@ -339,104 +339,111 @@ pub(crate) fn lower_with<'a>(
     blocks: &mut LazyIndex<'a>,
     registers: &mut Registers,
 ) -> Result<Lowered, LowerError> {
-    let total = text.line_count();
-    let mut out = Lowered {
-        hunks: Vec::new(),
-        summary: Vec::new(),
-        file_op: None,
-        notes: Vec::new(),
-        final_newline: None,
+    let mut lowering = Lowering {
+        text,
+        blocks,
+        registers,
+        out: Lowered::default(),
     };
     for op in &section.ops {
         let name = OpName {
             line: op.line,
             header: op.kind.canonical_header(),
         };
-        let hunk = |kind: HunkKind| Hunk {
-            line: op.line,
-            header: name.header.clone(),
-            kind,
+        let (kind, summary) = match lowering.op(&op.kind, &name)? {
+            Some((kind, summary)) => (kind, summary),
+            None => continue,
         };
-        match &op.kind {
+        lowering.out.summary.push(summary);
+        lowering.out.hunks.push(Hunk {
+            line: op.line,
+            header: name.header,
+            kind,
+        });
+    }
+    Ok(lowering.out)
+}
+
+/// The state of one section's lowering.
+struct Lowering<'l, 'a> {
+    text: &'l Text<'l>,
+    blocks: &'l mut LazyIndex<'a>,
+    registers: &'l mut Registers,
+    out: Lowered,
+}
+
+impl Lowering<'_, '_> {
+    /// The hunk of `kind` and its summary part (`PUT 2: (1 → 1 line)`);
+    /// `None` for a file op, which is recorded in the output instead.
+    fn op(
+        &mut self,
+        kind: &OpKind,
+        name: &OpName,
+    ) -> Result<Option<(HunkKind, String)>, LowerError> {
+        let total = self.text.line_count();
+        let header = &name.header;
+        Ok(Some(match kind {
             OpKind::Replace { target, body } => {
-                let (range, echo) = resolve_target(*target, &name, blocks, total, "PUT", ":")?;
-                out.summary.push(format!(
-                    "{} ({echo}{} → {} {})",
-                    name.header,
-                    range.len(),
-                    body.len(),
-                    plural(body.len(), "line", "lines")
-                ));
-                out.hunks.push(hunk(HunkKind::Replace {
-                    range,
-                    body: body.clone(),
-                }));
+                let (range, echo) =
+                    resolve_target(*target, name, self.blocks, total, (kind.keyword(), ":"))?;
+                let (rows, body) = (body.len(), body.clone());
+                let summary = format!("{header} ({echo}{} → {rows} {})", range.len(), lines(rows));
+                (HunkKind::Replace { range, body }, summary)
             }
             OpKind::Insert { at, body } => {
-                let (at, echo) = resolve_gap(*at, &name, blocks, text, &mut out.notes)?;
-                out.summary.push(format!(
-                    "{} (+{} {}{echo})",
-                    name.header,
-                    body.len(),
-                    plural(body.len(), "line", "lines")
-                ));
-                out.hunks.push(hunk(HunkKind::Insert {
-                    at,
-                    body: body.clone(),
-                }));
+                let (at, echo) = self.gap(*at, name)?;
+                let summary = format!("{header} (+{} {}{echo})", body.len(), lines(body.len()));
+                let body = body.clone();
+                (HunkKind::Insert { at, body }, summary)
             }
             OpKind::Cut { target, register } => {
-                let (range, echo) = resolve_target(*target, &name, blocks, total, "CUT", "")?;
+                let (range, echo) =
+                    resolve_target(*target, name, self.blocks, total, (kind.keyword(), ""))?;
                 if matches!(target, Target::Block(_)) {
-                    out.notes.extend(attribute_left_behind(&name, range, text));
+                    let note = attribute_left_behind(name, range, self.text);
+                    self.out.notes.extend(note);
                 }
-                capture(register, range, &name, text, registers);
-                out.summary.push(format!(
-                    "{} ({echo}{} {})",
-                    name.header,
-                    range.len(),
-                    plural(range.len(), "line", "lines")
-                ));
-                out.hunks.push(hunk(HunkKind::Delete { range }));
+                capture(register, range, name, self.text, self.registers);
+                let summary = format!("{header} ({echo}{} {})", range.len(), lines(range.len()));
+                (HunkKind::Delete { range }, summary)
             }
             OpKind::Paste { at, register } => {
-                let (rows, from) = take_register(register, &name, registers)?;
-                let (at, echo) = resolve_gap(*at, &name, blocks, text, &mut out.notes)?;
-                out.summary.push(format!(
-                    "{} (+{} {} from {from}{echo})",
-                    name.header,
-                    rows.len(),
-                    plural(rows.len(), "line", "lines")
-                ));
-                out.hunks.push(hunk(HunkKind::Insert { at, body: rows }));
+                let (body, from) = take_register(register, name, self.registers)?;
+                let (at, echo) = self.gap(*at, name)?;
+                let rows = body.len();
+                let summary = format!("{header} (+{rows} {} from {from}{echo})", lines(rows));
+                (HunkKind::Insert { at, body }, summary)
             }
             OpKind::PasteOver { target, register } => {
-                let (rows, from) =
-                    take_register(&Register::Named(register.clone()), &name, registers)?;
-                let (range, echo) = resolve_target(
-                    *target,
-                    &name,
-                    blocks,
-                    total,
-                    "PUT",
-                    &format!(" @{register}"),
-                )?;
-                out.summary.push(format!(
-                    "{} ({echo}{} → {} {} from {from})",
-                    name.header,
+                let named = Register::Named(register.clone());
+                let (body, from) = take_register(&named, name, self.registers)?;
+                let tail = format!(" @{register}");
+                let (range, echo) =
+                    resolve_target(*target, name, self.blocks, total, (kind.keyword(), &tail))?;
+                let rows = body.len();
+                let summary = format!(
+                    "{header} ({echo}{} → {rows} {} from {from})",
                     range.len(),
-                    rows.len(),
-                    plural(rows.len(), "line", "lines")
-                ));
-                out.hunks
-                    .push(hunk(HunkKind::Replace { range, body: rows }));
+                    lines(rows)
+                );
+                (HunkKind::Replace { range, body }, summary)
             }
             OpKind::Remove | OpKind::Move { .. } | OpKind::FinalNewline(_) => {
-                lower_file_op(&op.kind, &mut out);
+                lower_file_op(kind, &mut self.out);
+                return Ok(None);
             }
-        }
+        }))
     }
-    Ok(out)
+
+    /// [`resolve_gap`] with this section's block index and notes.
+    fn gap(&mut self, at: Gap, name: &OpName) -> Result<(InsertAt, String), LowerError> {
+        resolve_gap(at, name, self.blocks, self.text, &mut self.out.notes)
+    }
+}
+
+/// `line` or `lines` after a count.
+fn lines(count: usize) -> &'static str {
+    plural(count, "line", "lines")
 }
 
 /// Stores the lines a `CUT` of `range` removes in its register. Past the
@@ -533,14 +540,14 @@ fn take_register(
     }
 }
 
-/// Resolves a target to lines; the echo text names a resolved block.
+/// Resolves a target to lines; the echo text names a resolved block. The
+/// plain op for a one-line block is `verb`, the line and `tail`.
 fn resolve_target(
     target: Target,
     op: &OpName,
     blocks: &mut LazyIndex<'_>,
     total: usize,
-    verb: &str,
-    tail: &str,
+    (verb, tail): (&str, &str),
 ) -> Result<(LineRange, String), LowerError> {
     match target {
         Target::Lines(range) => Ok((range, String::new())),

@@ -7,13 +7,14 @@
 //! grammar does not read yet (or at all) is kept as written and marked
 //! [`OpState::Unrecognised`], and a last line without its line break (the
 //! stream cut it) is marked [`OpState::Partial`] instead of being read as a
-//! shorter op (`PUT 12` of a coming `PUT 12.=14:` is no paste). Op lines
-//! are read by the real parser ([`crate::parse`]), so every tolerated
-//! spelling projects as it will apply. Nothing here checks a file: that
-//! is the dry run's job, which a card falls back from to this.
+//! shorter op (`PUT 12` of a coming `PUT 12.=14:` is no paste). Headers
+//! and op lines are read by the parser's lenient mode, one line at a time,
+//! so every tolerated spelling projects as it will apply. Nothing here
+//! checks a file: that is the dry run's job, which a card falls back from
+//! to this.
 
-use crate::document::{FinalNewline, Gap, OpKind, Register, Target};
-use crate::parse::parse;
+use crate::document::OpKind;
+use crate::parse::{read_header, read_op};
 use crate::tag::SnapshotTag;
 
 /// What a partial document projects to.
@@ -108,9 +109,12 @@ pub fn project(partial: &str) -> Projection {
         let Some(section) = projection.sections.last_mut() else {
             continue;
         };
-        let op = op(trimmed, line, whole);
-        body_open = op.state != OpState::Complete || opens_body(&op.header);
-        section.ops.push(op);
+        // A line that ends in `:` reads only as an op that takes rows, and
+        // one that does not only as an op that takes none.
+        let kind =
+            read_op(trimmed).filter(|kind| whole && kind.takes_body() == trimmed.ends_with(':'));
+        body_open = kind.as_ref().is_none_or(OpKind::takes_body);
+        section.ops.push(op(trimmed, line, whole, kind));
     }
     projection
 }
@@ -124,20 +128,12 @@ fn skipped(trimmed: &str) -> bool {
     trimmed.starts_with("```") || trimmed.starts_with("*** ")
 }
 
-/// A canonical header that takes `+` rows.
-fn opens_body(header: &str) -> bool {
-    header.starts_with("PUT ") && header.ends_with(':')
-}
-
-/// A section header, read by the parser when whole, else split by hand.
+/// A section header: read by the parser when whole, else split by hand.
 fn section(trimmed: &str, line: usize, whole: bool) -> ProjectedSection {
-    if whole
-        && let Ok(document) = parse(&format!("{trimmed}\nREM\n"))
-        && let Some(section) = document.sections.into_iter().next()
-    {
+    if let Some((path, tag)) = read_header(trimmed).filter(|_| whole) {
         return ProjectedSection {
-            path: section.path,
-            tag: Some(section.tag),
+            path,
+            tag: Some(tag),
             line,
             ops: Vec::new(),
         };
@@ -156,87 +152,19 @@ fn section(trimmed: &str, line: usize, whole: bool) -> ProjectedSection {
     }
 }
 
-/// An op line, read by the parser inside a stand-in section.
-fn op(trimmed: &str, line: usize, whole: bool) -> ProjectedOp {
-    let as_written = |state| ProjectedOp {
+/// An op line as `kind` reads it (`None`: not whole, or no op).
+fn op(trimmed: &str, line: usize, whole: bool, kind: Option<OpKind>) -> ProjectedOp {
+    let (header, summary, state) = match (kind, whole) {
+        (Some(kind), _) => (kind.canonical_header(), kind.words(), OpState::Complete),
+        (None, true) => (trimmed.to_string(), String::new(), OpState::Unrecognised),
+        (None, false) => (trimmed.to_string(), String::new(), OpState::Partial),
+    };
+    ProjectedOp {
         line,
-        header: trimmed.to_string(),
-        summary: String::new(),
+        header,
+        summary,
         rows: Vec::new(),
         state,
-    };
-    if !whole {
-        return as_written(OpState::Partial);
-    }
-    let body = if trimmed.ends_with(':') { "+\n" } else { "" };
-    let parsed = parse(&format!("[p#0000]\n{trimmed}\n{body}"));
-    let kind = parsed
-        .ok()
-        .and_then(|mut document| document.sections.pop())
-        .filter(|section| section.ops.len() == 1)
-        .and_then(|mut section| section.ops.pop())
-        .map(|op| op.kind);
-    match kind {
-        Some(kind) => ProjectedOp {
-            line,
-            header: kind.canonical_header(),
-            summary: op_words(&kind),
-            rows: Vec::new(),
-            state: OpState::Complete,
-        },
-        None => as_written(OpState::Unrecognised),
-    }
-}
-
-/// An op in words, without the file: `replace lines 4-6`.
-pub fn op_words(kind: &OpKind) -> String {
-    match kind {
-        OpKind::Replace { target, .. } => format!("replace {}", lines(*target)),
-        OpKind::Insert { at, .. } => format!("insert {}", gap(*at)),
-        OpKind::Cut { target, register } => {
-            format!("delete {}{}", lines(*target), into(register))
-        }
-        OpKind::Paste { at, register } => format!("paste {} {}", held(register), gap(*at)),
-        OpKind::PasteOver { target, register } => {
-            format!("replace {} with @{register}", lines(*target))
-        }
-        OpKind::Remove => "delete the file".to_string(),
-        OpKind::Move { dest } => format!("move the file to {dest}"),
-        OpKind::FinalNewline(FinalNewline::Present) => "end the file with a line break".to_string(),
-        OpKind::FinalNewline(FinalNewline::Absent) => {
-            "end the file without a line break".to_string()
-        }
-    }
-}
-
-fn lines(target: Target) -> String {
-    match target {
-        Target::Lines(range) if range.start == range.end => format!("line {}", range.start),
-        Target::Lines(range) => format!("lines {}-{}", range.start, range.end),
-        Target::Block(line) => format!("the block at line {line}"),
-    }
-}
-
-fn gap(at: Gap) -> String {
-    match at {
-        Gap::Before(line) => format!("before line {line}"),
-        Gap::After(line) => format!("after line {line}"),
-        Gap::End => "at the end".to_string(),
-        Gap::AfterBlock(line) => format!("after the block at line {line}"),
-    }
-}
-
-fn into(register: &Register) -> String {
-    match register {
-        Register::Anonymous => String::new(),
-        Register::Named(name) => format!(" into @{name}"),
-    }
-}
-
-fn held(register: &Register) -> String {
-    match register {
-        Register::Anonymous => "the cut lines".to_string(),
-        Register::Named(name) => format!("@{name}"),
     }
 }
 

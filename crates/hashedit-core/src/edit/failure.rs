@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use crate::document::{Gap, OpKind, Section, Target};
+use crate::document::Section;
 use crate::lower::LowerError;
 use crate::parse::ParseError;
 use crate::plan::PlanError;
@@ -166,24 +166,12 @@ impl fmt::Display for FileEditError {
 impl std::error::Error for FileEditError {}
 
 /// The original lines a live snapshot of `section` should show: each op's
-/// first and last line, its anchor line or its block's first line
-/// (FORMAT.md §4.4).
+/// anchor lines ([`crate::document::OpKind::anchor_lines`], FORMAT.md
+/// §4.4).
 pub fn anchor_lines(section: &Section) -> Vec<usize> {
     section
         .ops
         .iter()
-        .flat_map(|op| match &op.kind {
-            OpKind::Replace { target, .. }
-            | OpKind::Cut { target, .. }
-            | OpKind::PasteOver { target, .. } => match target {
-                Target::Lines(range) => vec![range.start, range.end],
-                Target::Block(line) => vec![*line],
-            },
-            OpKind::Insert { at, .. } | OpKind::Paste { at, .. } => match at {
-                Gap::Before(n) | Gap::After(n) | Gap::AfterBlock(n) => vec![*n],
-                Gap::End => Vec::new(),
-            },
-            OpKind::Remove | OpKind::Move { .. } | OpKind::FinalNewline(_) => Vec::new(),
-        })
+        .flat_map(|op| op.kind.anchor_lines())
         .collect()
 }

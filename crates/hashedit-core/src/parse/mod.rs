@@ -23,7 +23,11 @@
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
-use crate::document::{Document, Gap, Op, OpKind, Pasted, Section, Target, Warning, WarningKind};
+use crate::tag::SnapshotTag;
+
+use crate::document::{
+    Document, Gap, Op, OpKind, Pasted, Repeat, Section, Target, Warning, WarningKind,
+};
 
 mod header;
 mod locator;
@@ -33,7 +37,7 @@ mod repair;
 pub use crate::problem::{ForeignShape, LocatorProblem, ParseError, Problem, RowShape};
 
 use crate::problem::err;
-use op::{Keyword, lowercase_op_parses, split_keyword};
+use op::{Keyword, lowercase_op_parses, rows_after, split_keyword};
 use repair::{
     bare_row_fix, bracketless_header_fix, corrected_op, decorated_header_fix, foreign_shape,
     foreign_verb_fix, is_view_metadata, missing_verb_fix, numbered_body, outer_fence, row_shape,
@@ -44,6 +48,38 @@ use repair::{
 /// Errors: the first [`ParseError`] in document order.
 pub fn parse(input: &str) -> Result<Document, ParseError> {
     Parser::default().run(input)
+}
+
+/// Reads `trimmed` as a section header standing on its own line: the path
+/// and tag the parser takes from it, or `None` where it would refuse it.
+/// With [`read_op`], the parser's lenient mode: one line at a time, no
+/// state and no error, for the projection of a document still streaming in.
+pub(crate) fn read_header(trimmed: &str) -> Option<(String, SnapshotTag)> {
+    let header = trimmed.starts_with('[') && trimmed.ends_with(']') && !is_view_metadata(trimmed);
+    header
+        .then(|| Parser::default().header(0, trimmed, trimmed).ok())
+        .flatten()
+}
+
+/// Reads `trimmed` as an op line at the start of a section: the op (a
+/// `PUT …:` with no rows yet), or `None` where the parser would not read
+/// it as an op or would refuse it.
+pub(crate) fn read_op(trimmed: &str) -> Option<OpKind> {
+    let mut parser = Parser {
+        current: Some(Section {
+            path: String::new(),
+            tag: SnapshotTag(0),
+            line: 0,
+            ops: Vec::new(),
+        }),
+        ..Parser::default()
+    };
+    let (keyword, rest) = parser.op_keyword(trimmed)?;
+    parser.keyword_op(0, trimmed, keyword, rest).ok()?;
+    match parser.open.take() {
+        Some(open) => Some(open.target.with_body(Vec::new())),
+        None => parser.current?.ops.pop().map(|op| op.kind),
+    }
 }
 
 /// Notes that are reported once per document however often they apply.
@@ -60,20 +96,7 @@ struct Parser {
     warnings: Vec<Warning>,
     current: Option<Section>,
     open: Option<OpenPut>,
-    /// The last op header, while rows right after it would be misplaced
-    /// (a paste or a CUT): (line, kind).
-    last_bodiless: Option<(usize, Bodiless)>,
-    /// For the last colonless gap paste, the same header with a colon (the
-    /// fix when `+` rows follow it).
-    paste_with_colon: Option<String>,
     once: Once,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Bodiless {
-    Cut,
-    Paste,
-    FileOp,
 }
 
 /// A `PUT …:` header whose body rows are being collected.
@@ -92,6 +115,16 @@ struct OpenPut {
 enum PutTarget {
     Replace(Target),
     Insert(Gap),
+}
+
+impl PutTarget {
+    /// The op of a `PUT …:` with these rows.
+    fn with_body(self, body: Vec<String>) -> OpKind {
+        match self {
+            PutTarget::Replace(target) => OpKind::Replace { target, body },
+            PutTarget::Insert(at) => OpKind::Insert { at, body },
+        }
+    }
 }
 
 /// Envelope marker lines (also bracketed, `[*** Begin Patch]`).
@@ -244,10 +277,9 @@ impl Parser {
 
     /// A `+` row with no open PUT body: the error says what it follows.
     fn stray_row(&mut self, number: usize, raw: &str) -> Result<(), ParseError> {
-        let (problem, fix) = match self.last_bodiless {
-            Some((_, Bodiless::Cut)) => (Problem::CutWithBody, None),
-            Some((_, Bodiless::Paste)) => (Problem::PasteWithBody, self.paste_with_colon.clone()),
-            Some((_, Bodiless::FileOp)) => (Problem::BadFileOp, None),
+        let last = self.current.as_ref().and_then(|s| s.ops.last());
+        let (problem, fix) = match last {
+            Some(op) => rows_after(&op.kind),
             None => (Problem::BareRow(RowShape::OrphanPlus), None),
         };
         self.close_put(None)?;
@@ -265,7 +297,6 @@ impl Parser {
             line: number,
             ops: Vec::new(),
         });
-        self.last_bodiless = None;
         Ok(())
     }
 
@@ -277,7 +308,7 @@ impl Parser {
     fn op_keyword<'t>(&self, trimmed: &'t str) -> Option<(Keyword, &'t str)> {
         split_keyword(trimmed).filter(|(keyword, rest)| {
             trimmed.starts_with(keyword.name())
-                || (matches!(keyword, Keyword::Put | Keyword::Cut)
+                || (keyword.any_case()
                     && (self.open.is_none() || lowercase_op_parses(*keyword, rest)))
         })
     }
@@ -299,14 +330,7 @@ impl Parser {
             self.once.lowercase_keyword = true;
             self.warn(number, WarningKind::LowercaseKeyword(keyword.name()));
         }
-        self.last_bodiless = None;
-        match keyword {
-            Keyword::Put => self.put(number, raw, rest),
-            Keyword::Cut => self.cut(number, raw, rest),
-            Keyword::Rem => self.file_op(number, raw, Keyword::Rem, rest),
-            Keyword::Mv => self.file_op(number, raw, Keyword::Mv, rest),
-            Keyword::Eof => self.final_newline(number, raw, rest),
-        }
+        self.keyword_op(number, raw, keyword, rest)
     }
 
     /// A line that is no header, op or body row: a footer we printed
@@ -415,16 +439,7 @@ impl Parser {
             };
             return Err(err(open.line, &open.text, Problem::EmptyBody, fix));
         }
-        let kind = match open.target {
-            PutTarget::Replace(target) => OpKind::Replace {
-                target,
-                body: open.body,
-            },
-            PutTarget::Insert(at) => OpKind::Insert {
-                at,
-                body: open.body,
-            },
-        };
+        let kind = open.target.with_body(open.body);
         self.push_pasted_op(open.line, kind, pasted);
         Ok(())
     }
@@ -488,20 +503,16 @@ impl Parser {
         for (op, first_line) in std::mem::take(&mut section.ops).into_iter().zip(repeats) {
             if let Some(first_line) = first_line {
                 let header = op.kind.canonical_header();
-                match op.kind {
-                    OpKind::Replace { .. }
-                    | OpKind::Cut { .. }
-                    | OpKind::PasteOver { .. }
-                    | OpKind::Insert { .. } => {
+                match op.kind.repeat() {
+                    Repeat::AppliedOnce => {
                         self.warn(op.line, WarningKind::RepeatedOp { header, first_line });
                         continue;
                     }
-                    OpKind::Paste { .. } => {
+                    Repeat::AppliedTwice => {
                         self.warn(op.line, WarningKind::RepeatedPaste { header, first_line });
                     }
-                    // Once is what it means; twice says it twice.
-                    OpKind::FinalNewline(_) => continue,
-                    OpKind::Remove | OpKind::Move { .. } => {}
+                    Repeat::Silent => continue,
+                    Repeat::Kept => {}
                 }
             }
             kept.push(op);

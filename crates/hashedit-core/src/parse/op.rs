@@ -4,10 +4,12 @@
 
 use super::header::clean_path;
 use super::locator::{locator_fix, parse_put_locator, parse_target_with_warning};
-use super::{Bodiless, OpenPut, Parser, PutTarget};
+use super::{OpenPut, Parser, PutTarget};
 use crate::document::{FinalNewline, MAX_REGISTER_NAME, OpKind, Register, WarningKind};
+use crate::problem::RowShape;
 use crate::problem::{LocatorProblem, ParseError, Problem, err};
 
+/// The op keywords, each read by its own method of the parser.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Keyword {
     Put,
@@ -18,6 +20,14 @@ pub(super) enum Keyword {
 }
 
 impl Keyword {
+    const ALL: [Keyword; 5] = [
+        Keyword::Put,
+        Keyword::Cut,
+        Keyword::Rem,
+        Keyword::Mv,
+        Keyword::Eof,
+    ];
+
     pub(super) fn name(self) -> &'static str {
         match self {
             Keyword::Put => "PUT",
@@ -27,17 +37,38 @@ impl Keyword {
             Keyword::Eof => "EOF",
         }
     }
+
+    /// Whether the keyword is read in lower case too: `put`/`cut` lines
+    /// have a fixed shape after them; `REM` and `MV` do not.
+    pub(super) fn any_case(self) -> bool {
+        matches!(self, Keyword::Put | Keyword::Cut)
+    }
+}
+
+/// What `+` rows right after an op without a body are, and the fix.
+pub(super) fn rows_after(kind: &OpKind) -> (Problem, Option<String>) {
+    match kind {
+        OpKind::Replace { .. } | OpKind::Insert { .. } => {
+            (Problem::BareRow(RowShape::OrphanPlus), None)
+        }
+        OpKind::Cut { .. } => (Problem::CutWithBody, None),
+        OpKind::Paste {
+            at,
+            register: Register::Anonymous,
+        } => (
+            Problem::PasteWithBody,
+            Some(format!("PUT {}:", at.canonical())),
+        ),
+        OpKind::Paste { .. } | OpKind::PasteOver { .. } => (Problem::PasteWithBody, None),
+        OpKind::Remove | OpKind::Move { .. } | OpKind::FinalNewline(_) => {
+            (Problem::BadFileOp, None)
+        }
+    }
 }
 
 /// Splits `PUT rest` (keyword in any case, as a whole token).
 pub(super) fn split_keyword(line: &str) -> Option<(Keyword, &str)> {
-    for keyword in [
-        Keyword::Put,
-        Keyword::Cut,
-        Keyword::Rem,
-        Keyword::Mv,
-        Keyword::Eof,
-    ] {
+    for keyword in Keyword::ALL {
         let name = keyword.name();
         let Some(head) = line.get(..name.len()) else {
             continue;
@@ -50,7 +81,7 @@ pub(super) fn split_keyword(line: &str) -> Option<(Keyword, &str)> {
             None => return Some((keyword, rest)),
             Some(c) if c.is_whitespace() => return Some((keyword, rest)),
             // `PUT:` and `CUT:` are keyword-then-nothing with a colon.
-            Some(':') if matches!(keyword, Keyword::Put | Keyword::Cut) => {
+            Some(':') if keyword.any_case() => {
                 return Some((keyword, rest));
             }
             Some(_) => {}
@@ -97,7 +128,23 @@ fn split_register(rest: &str) -> Result<(&str, Option<String>, bool), Problem> {
 }
 
 impl Parser {
-    pub(super) fn put(&mut self, number: usize, raw: &str, rest: &str) -> Result<(), ParseError> {
+    /// The op line `keyword rest`, read by the keyword's method.
+    pub(super) fn keyword_op(
+        &mut self,
+        number: usize,
+        raw: &str,
+        keyword: Keyword,
+        rest: &str,
+    ) -> Result<(), ParseError> {
+        match keyword {
+            Keyword::Put => self.put(number, raw, rest),
+            Keyword::Cut => self.cut(number, raw, rest),
+            Keyword::Rem | Keyword::Mv => self.file_op(number, raw, keyword, rest),
+            Keyword::Eof => self.final_newline(number, raw, rest),
+        }
+    }
+
+    fn put(&mut self, number: usize, raw: &str, rest: &str) -> Result<(), ParseError> {
         let rest = rest.trim();
         if rest.is_empty() || rest == ":" {
             return Err(err(number, raw, Problem::MissingLocator, None));
@@ -155,12 +202,8 @@ impl Parser {
                 });
             }
             (PutTarget::Insert(at), register, false) => {
-                self.paste_with_colon = register
-                    .is_none()
-                    .then(|| format!("PUT {}:", at.canonical()));
                 let register = register.map_or(Register::Anonymous, Register::Named);
                 self.push_op(number, OpKind::Paste { at, register });
-                self.last_bodiless = Some((number, Bodiless::Paste));
             }
             (PutTarget::Replace(target), Some(name), false) => {
                 self.push_op(
@@ -170,7 +213,6 @@ impl Parser {
                         register: name,
                     },
                 );
-                self.last_bodiless = Some((number, Bodiless::Paste));
             }
             (PutTarget::Replace(target), None, false) => {
                 return Err(err(
@@ -185,7 +227,7 @@ impl Parser {
         Ok(())
     }
 
-    pub(super) fn cut(&mut self, number: usize, raw: &str, rest: &str) -> Result<(), ParseError> {
+    fn cut(&mut self, number: usize, raw: &str, rest: &str) -> Result<(), ParseError> {
         let rest = rest.trim();
         if rest.is_empty() {
             return Err(err(number, raw, Problem::MissingLocator, None));
@@ -210,11 +252,10 @@ impl Parser {
             );
         }
         self.push_op(number, kind);
-        self.last_bodiless = Some((number, Bodiless::Cut));
         Ok(())
     }
 
-    pub(super) fn file_op(
+    fn file_op(
         &mut self,
         number: usize,
         raw: &str,
@@ -245,17 +286,11 @@ impl Parser {
             _ => return Err(err(number, raw, Problem::BadFileOp, Some("REM".into()))),
         };
         self.push_op(number, kind);
-        self.last_bodiless = Some((number, Bodiless::FileOp));
         Ok(())
     }
 
     /// `EOF NEWLINE` / `EOF NO NEWLINE`.
-    pub(super) fn final_newline(
-        &mut self,
-        number: usize,
-        raw: &str,
-        rest: &str,
-    ) -> Result<(), ParseError> {
+    fn final_newline(&mut self, number: usize, raw: &str, rest: &str) -> Result<(), ParseError> {
         let words: Vec<&str> = rest.split_whitespace().collect();
         let state = match words.as_slice() {
             [w] if w.eq_ignore_ascii_case("newline") => FinalNewline::Present,
@@ -289,7 +324,6 @@ impl Parser {
             self.warn(number, WarningKind::FinalNewlineSpelling { canonical });
         }
         self.push_op(number, kind);
-        self.last_bodiless = Some((number, Bodiless::FileOp));
         Ok(())
     }
 
