@@ -50,6 +50,7 @@
 //! ```
 
 mod block;
+mod class;
 mod diff;
 mod document;
 mod edit;
@@ -100,6 +101,7 @@ pub use plan::{Applied, OpRef, Placed, Plan, PlanError, plan};
 pub use rebase::{RebaseLimit, RebaseRefusal, Rebased, rebase};
 
 // The edit entry point and everything it reports (FORMAT.md §6, §7).
+pub use class::FailureClass;
 pub use diff::{DiffSide, unified_diff, unified_diff_between};
 
 pub use edit::{

@@ -22,6 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use crate::block::{BlockResolution, BlockResolver, LazyIndex, Unresolvable};
+use crate::class::FailureClass;
 use crate::document::{FinalNewline, Gap, LineRange, OpKind, Register, Section, Target};
 use crate::hunk::{Hunk, HunkKind, InsertAt};
 use crate::text::Text;
@@ -229,6 +230,19 @@ pub enum LowerError {
 }
 
 impl LowerError {
+    /// The failure's class.
+    pub fn class(&self) -> FailureClass {
+        match self {
+            LowerError::Unresolvable { .. } | LowerError::SingleLineBlock { .. } => {
+                FailureClass::UnresolvedBlock
+            }
+            LowerError::NothingToPaste { .. }
+            | LowerError::AmbiguousPaste { .. }
+            | LowerError::UnknownRegister { .. } => FailureClass::RegisterError,
+            LowerError::OutOfRange { .. } => FailureClass::LineOutOfRange,
+        }
+    }
+
     /// The op at fault.
     pub fn op(&self) -> &OpName {
         match self {

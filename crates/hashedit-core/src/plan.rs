@@ -16,6 +16,8 @@
 
 use std::fmt;
 
+use crate::class::FailureClass;
+
 use crate::document::LineRange;
 use crate::hunk::{Hunk, HunkKind, InsertAt};
 use crate::text::{Ending, Text, UTF8_BOM};
@@ -102,6 +104,23 @@ impl OpRef {
 impl fmt::Display for OpRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} (document line {})", self.header, self.line)
+    }
+}
+
+impl PlanError {
+    /// The failure's class.
+    pub fn class(&self) -> FailureClass {
+        match self {
+            PlanError::OutOfRange { .. }
+            | PlanError::EmptyFile { .. }
+            | PlanError::InsertIntoEmpty { .. } => FailureClass::LineOutOfRange,
+            PlanError::Overlap { .. } | PlanError::InsertInsideSpan { .. } => {
+                FailureClass::OverlappingOps
+            }
+            PlanError::RowWithLineBreak { .. }
+            | PlanError::RowWithNul { .. }
+            | PlanError::RowWithBom { .. } => FailureClass::ParseError,
+        }
     }
 }
 

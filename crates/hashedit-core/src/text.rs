@@ -13,6 +13,8 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use crate::class::FailureClass;
+
 /// The UTF-8 byte order mark.
 pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -51,7 +53,6 @@ impl Ending {
 
 /// Why a file's bytes are not editable UTF-8 text (product.md §3 item 8).
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum DecodeError {
     /// A NUL byte at this byte offset: the file is binary.
     Binary {
@@ -87,6 +88,15 @@ impl fmt::Display for DecodeError {
 }
 
 impl DecodeError {
+    /// The failure's class.
+    pub fn class(&self) -> FailureClass {
+        match self {
+            DecodeError::Binary { .. } => FailureClass::Binary,
+            DecodeError::NotUtf8 { .. } => FailureClass::NotUtf8,
+            DecodeError::UnsupportedEncoding { .. } => FailureClass::UnsupportedEncoding,
+        }
+    }
+
     /// What the file is, as a predicate to follow its path in a message:
     /// `is a binary file (NUL byte at offset 3)`.
     pub fn describe(&self) -> String {

@@ -7,6 +7,8 @@
 
 use std::fmt;
 
+use hashedit_core::FailureClass;
+
 /// What kind of failure a tool reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -76,6 +78,29 @@ pub enum ErrorKind {
     Cancelled,
     /// Any other I/O failure.
     Io,
+}
+
+impl From<FailureClass> for ErrorKind {
+    /// The kind of a core failure's class, one to one.
+    fn from(class: FailureClass) -> ErrorKind {
+        match class {
+            FailureClass::Binary => ErrorKind::Binary,
+            FailureClass::NotUtf8 => ErrorKind::NotUtf8,
+            FailureClass::UnsupportedEncoding => ErrorKind::UnsupportedEncoding,
+            FailureClass::StaleTag => ErrorKind::StaleTag,
+            FailureClass::LineOutOfRange => ErrorKind::LineOutOfRange,
+            FailureClass::OverlappingOps => ErrorKind::OverlappingOps,
+            FailureClass::ParseError => ErrorKind::ParseError,
+            FailureClass::UnresolvedBlock => ErrorKind::UnresolvedBlock,
+            FailureClass::RegisterError => ErrorKind::RegisterError,
+            FailureClass::IndentationMismatch => ErrorKind::IndentationMismatch,
+            FailureClass::EchoedRows => ErrorKind::EchoedRows,
+            FailureClass::ShiftedRange => ErrorKind::ShiftedRange,
+            FailureClass::ElidedLines => ErrorKind::ElidedLines,
+            FailureClass::BrokenSyntax => ErrorKind::BrokenSyntax,
+            FailureClass::NoChange => ErrorKind::NoChange,
+        }
+    }
 }
 
 impl ErrorKind {

@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use crate::class::FailureClass;
 use crate::document::Section;
 use crate::lower::LowerError;
 use crate::parse::ParseError;
@@ -76,6 +77,25 @@ pub enum EditFailure {
     /// `EOF NEWLINE` on a file left without lines, or `EOF NO NEWLINE`
     /// where the last line is empty.
     FinalNewline(FinalNewlineProblem),
+}
+
+impl EditFailure {
+    /// The failure's class.
+    pub fn class(&self) -> FailureClass {
+        match self {
+            EditFailure::NotText(error) => error.class(),
+            EditFailure::LoneCarriageReturn => FailureClass::UnsupportedEncoding,
+            EditFailure::StaleTag { .. }
+            | EditFailure::OtherSchemeTag { .. }
+            | EditFailure::StaleTagNotRebased { .. }
+            | EditFailure::CollidingSnapshot { .. } => FailureClass::StaleTag,
+            EditFailure::Lower(error) => error.class(),
+            EditFailure::Plan(error) => error.class(),
+            EditFailure::Refused(refusal) => refusal.class(),
+            EditFailure::UnverifiedPaste(_) => FailureClass::ParseError,
+            EditFailure::FinalNewline(_) => FailureClass::LineOutOfRange,
+        }
+    }
 }
 
 /// A failed section: what went wrong and the live snapshot to retry from.

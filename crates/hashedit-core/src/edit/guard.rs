@@ -8,6 +8,7 @@
 
 use std::fmt;
 
+use crate::class::FailureClass;
 use crate::hunk::Hunk;
 use crate::plan::{OpRef, Placed};
 use crate::text::Text;
@@ -74,6 +75,22 @@ pub struct SyntaxBreak {
 }
 
 impl Suspicion {
+    /// The finding's class.
+    pub fn class(&self) -> FailureClass {
+        match self {
+            Suspicion::Indentation(_) | Suspicion::LostIndentation(_) => {
+                FailureClass::IndentationMismatch
+            }
+            Suspicion::Echo(_) => FailureClass::EchoedRows,
+            Suspicion::Shift(_) | Suspicion::ShortRange(_) | Suspicion::DroppedBlank(_) => {
+                FailureClass::ShiftedRange
+            }
+            Suspicion::Elision(_) => FailureClass::ElidedLines,
+            Suspicion::BrokenSyntax(_) => FailureClass::BrokenSyntax,
+            Suspicion::NoChange | Suspicion::UnnumberedNoChange { .. } => FailureClass::NoChange,
+        }
+    }
+
     /// The document line of the op concerned, when one is known.
     pub fn op_line(&self) -> Option<usize> {
         match self {
@@ -165,6 +182,20 @@ pub struct Refusal {
     /// The rows the edit would have written around the suspect places
     /// (`N:text`, post-edit numbering, `…` between runs).
     pub would_write: String,
+}
+
+impl Refusal {
+    /// The refusal's class: an indentation mismatch's wherever it stands
+    /// among the findings, else the first finding's.
+    pub fn class(&self) -> FailureClass {
+        let indentation = self
+            .suspicions
+            .iter()
+            .find(|s| matches!(s, Suspicion::Indentation(_)));
+        indentation
+            .or(self.suspicions.first())
+            .map_or(FailureClass::NoChange, Suspicion::class)
+    }
 }
 
 impl fmt::Display for Refusal {

@@ -120,15 +120,8 @@ fn cut_short(display: &str, mime: &str) -> ToolError {
 
 /// Maps a decode failure of `display` to the tool error the model sees.
 fn decode_error(display: &str, error: &DecodeError) -> ToolError {
-    let kind = match error {
-        DecodeError::Binary { .. } => ErrorKind::Binary,
-        DecodeError::NotUtf8 { .. } => ErrorKind::NotUtf8,
-        DecodeError::UnsupportedEncoding { .. } => ErrorKind::UnsupportedEncoding,
-        // A refusal added to the core later is still "not UTF-8 text".
-        _ => ErrorKind::NotUtf8,
-    };
     ToolError::new(
-        kind,
+        error.class().into(),
         format!(
             "{display} {}; read_file shows UTF-8 text only, so no snapshot tag was issued",
             error.describe()

@@ -170,8 +170,7 @@ impl<'a> Scanner<'a> {
         match check_text(bytes) {
             Ok(()) => {}
             Err(DecodeError::Binary { offset }) => return Scan::Skipped(Skip::Binary { offset }),
-            // Any other refusal of the core is "not UTF-8 text" too.
-            Err(DecodeError::NotUtf8 { .. } | DecodeError::UnsupportedEncoding { .. } | _) => {
+            Err(DecodeError::NotUtf8 { .. } | DecodeError::UnsupportedEncoding { .. }) => {
                 return Scan::Skipped(Skip::NotUtf8);
             }
         }

@@ -27,9 +27,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use hashedit_core::{
-    DecodeError, Document, EditFailure, EditSettings, FileEdit, FileEditError, FileInput, FileOp,
-    Fingerprint, Guards, LowerError, NoHistory, PlanError, RebaseLimit, Registers, SnapshotHistory,
-    SnapshotTag, Suspicion, TagCheck, edit_file, parse,
+    Document, EditSettings, FileEdit, FileEditError, FileInput, FileOp, Fingerprint, Guards,
+    NoHistory, RebaseLimit, Registers, SnapshotHistory, SnapshotTag, TagCheck, edit_file, parse,
 };
 
 use crate::args::EditArgs;
@@ -236,71 +235,7 @@ fn remember(
     session.store_registers(registers.into_captured());
 }
 
-/// The tool error kind of a guard's refusal: the indentation mismatch
-/// when there is one (its kind predates the other guards), else the first
-/// finding's.
-fn guard_kind(suspicions: &[Suspicion]) -> ErrorKind {
-    let indentation = suspicions
-        .iter()
-        .find(|s| matches!(s, Suspicion::Indentation(_)));
-    match indentation.or(suspicions.first()) {
-        Some(Suspicion::Indentation(_) | Suspicion::LostIndentation(_)) => {
-            ErrorKind::IndentationMismatch
-        }
-        Some(Suspicion::Echo(_)) => ErrorKind::EchoedRows,
-        Some(Suspicion::Shift(_) | Suspicion::ShortRange(_) | Suspicion::DroppedBlank(_)) => {
-            ErrorKind::ShiftedRange
-        }
-        Some(Suspicion::Elision(_)) => ErrorKind::ElidedLines,
-        Some(Suspicion::BrokenSyntax(_)) => ErrorKind::BrokenSyntax,
-        Some(Suspicion::NoChange | Suspicion::UnnumberedNoChange { .. }) => ErrorKind::NoChange,
-        // A guard the core learns later: the message says what it found.
-        _ => ErrorKind::InvalidArguments,
-    }
-}
-
 /// Maps a failed section to its tool error.
 fn tool_error(error: &FileEditError) -> ToolError {
-    ToolError::new(error_kind(&error.failure), error.to_string())
-}
-
-/// The tool error kind of a section failure.
-fn error_kind(failure: &EditFailure) -> ErrorKind {
-    match failure {
-        EditFailure::NotText(DecodeError::Binary { .. }) => ErrorKind::Binary,
-        EditFailure::NotText(DecodeError::NotUtf8 { .. }) => ErrorKind::NotUtf8,
-        EditFailure::NotText(DecodeError::UnsupportedEncoding { .. })
-        | EditFailure::LoneCarriageReturn => ErrorKind::UnsupportedEncoding,
-        EditFailure::StaleTag { .. }
-        | EditFailure::OtherSchemeTag { .. }
-        | EditFailure::StaleTagNotRebased { .. }
-        | EditFailure::CollidingSnapshot { .. } => ErrorKind::StaleTag,
-        EditFailure::Plan(
-            PlanError::OutOfRange { .. }
-            | PlanError::EmptyFile { .. }
-            | PlanError::InsertIntoEmpty { .. },
-        )
-        | EditFailure::Lower(LowerError::OutOfRange { .. }) => ErrorKind::LineOutOfRange,
-        EditFailure::Plan(PlanError::Overlap { .. } | PlanError::InsertInsideSpan { .. }) => {
-            ErrorKind::OverlappingOps
-        }
-        EditFailure::Plan(
-            PlanError::RowWithLineBreak { .. }
-            | PlanError::RowWithNul { .. }
-            | PlanError::RowWithBom { .. },
-        ) => ErrorKind::ParseError,
-        EditFailure::Refused(refusal) => guard_kind(&refusal.suspicions),
-        EditFailure::UnverifiedPaste(_) => ErrorKind::ParseError,
-        EditFailure::FinalNewline(_) => ErrorKind::LineOutOfRange,
-        EditFailure::Lower(
-            LowerError::Unresolvable { .. } | LowerError::SingleLineBlock { .. },
-        ) => ErrorKind::UnresolvedBlock,
-        EditFailure::Lower(
-            LowerError::NothingToPaste { .. }
-            | LowerError::AmbiguousPaste { .. }
-            | LowerError::UnknownRegister { .. },
-        ) => ErrorKind::RegisterError,
-        // A failure the core learns later: the message says what it is.
-        _ => ErrorKind::InvalidArguments,
-    }
+    ToolError::new(error.failure.class().into(), error.to_string())
 }
