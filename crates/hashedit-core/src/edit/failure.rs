@@ -13,7 +13,7 @@ use crate::lower::LowerError;
 use crate::parse::ParseError;
 use crate::plan::PlanError;
 use crate::rebase::RebaseRefusal;
-use crate::tag::SnapshotTag;
+use crate::tag::{Fingerprint, SnapshotTag};
 use crate::text::DecodeError;
 
 use super::final_newline::FinalNewlineProblem;
@@ -108,6 +108,9 @@ pub struct FileEditError {
     /// The live snapshot (`[path#LIVETAG]` and rows around the anchors);
     /// empty for [`EditFailure::NotText`], which has no tag to offer.
     pub snapshot: String,
+    /// The fingerprint of the live bytes the snapshot shows; `None` with
+    /// no snapshot.
+    pub live: Option<Fingerprint>,
 }
 
 impl fmt::Display for EditFailure {

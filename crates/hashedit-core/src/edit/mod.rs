@@ -290,6 +290,7 @@ impl LiveFile<'_, '_> {
                 anchors,
                 self.max_output_bytes,
             ),
+            live: Some(self.base),
         })
     }
 }
@@ -300,6 +301,7 @@ fn untagged(input: &FileInput, failure: EditFailure) -> Box<FileEditError> {
         display: input.display.to_string(),
         failure,
         snapshot: String::new(),
+        live: None,
     })
 }
 

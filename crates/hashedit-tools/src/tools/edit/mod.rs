@@ -184,8 +184,7 @@ fn remember_live_snapshot(
     error: &FileEditError,
     file: &LockedFile,
 ) {
-    if let (Some(session), false) = (cx.session, error.snapshot.is_empty()) {
-        let live = cx.ws.tag_scheme().fingerprint(&file.original);
+    if let (Some(session), Some(live)) = (cx.session, error.live) {
         session.record(target, live, Some(&file.original));
     }
 }
