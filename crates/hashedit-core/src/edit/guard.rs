@@ -9,7 +9,7 @@
 use std::fmt;
 
 use crate::class::FailureClass;
-use crate::hunk::Hunk;
+use crate::hunk::{Hunk, HunkKind};
 use crate::plan::{OpRef, Placed};
 use crate::text::Text;
 
@@ -18,6 +18,7 @@ use super::elision::Elision;
 use super::indent::{IndentMismatch, LostIndentation};
 use super::reading::Reading;
 use super::slip::{self, DroppedBlank, Shift, ShortRange};
+use super::{elision, indent};
 
 /// Whether the guards refuse what they find.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -228,83 +229,160 @@ impl fmt::Display for Refusal {
 
 impl std::error::Error for Refusal {}
 
-/// Every guard's findings about `hunks` applied to `live`, in document
-/// order of the ops.
-pub(crate) fn suspicions(
-    hunks: &[Hunk],
-    live: &Text,
-    indentation: Option<IndentMismatch>,
-    syntax: Option<SyntaxBreak>,
-) -> Vec<Suspicion> {
-    let mut found: Vec<Suspicion> = indentation
-        .into_iter()
-        .map(Suspicion::Indentation)
+/// What the guards look at: a section's hunks (original numbering) and the
+/// live text they apply to, with the two findings that need more than
+/// that, made beforehand: the indentation style of the file's kind and
+/// the syntax check of the result.
+pub(crate) struct Scene<'s> {
+    pub(crate) hunks: &'s [Hunk],
+    pub(crate) live: &'s Text<'s>,
+    pub(crate) indentation: Option<IndentMismatch>,
+    pub(crate) syntax: Option<SyntaxBreak>,
+}
+
+/// One guard: what it finds in a scene, and the corrected ops it offers
+/// for its findings about one hunk (given every finding about the hunk).
+struct Guard {
+    find: fn(&Scene) -> Vec<Suspicion>,
+    read: fn(&Hunk, &[&Suspicion], &Text) -> Vec<Reading>,
+}
+
+/// Every guard, in the order the findings about one op are listed. A new
+/// guard is a module of its own, a [`Suspicion`] variant and a row here.
+const GUARDS: [Guard; 8] = [
+    Guard {
+        find: |scene| {
+            scene
+                .indentation
+                .clone()
+                .map(Suspicion::Indentation)
+                .into_iter()
+                .collect()
+        },
+        read: |_, _, _| Vec::new(),
+    },
+    Guard {
+        find: |scene| {
+            let found = indent::lost_indentation(scene.hunks, scene.live);
+            found.into_iter().map(Suspicion::LostIndentation).collect()
+        },
+        read: |hunk, about, _| {
+            let lost = about.iter().filter_map(|s| match s {
+                Suspicion::LostIndentation(lost) => indent::reindented(hunk, &lost.indent),
+                _ => None,
+            });
+            lost.collect()
+        },
+    },
+    Guard {
+        find: |scene| {
+            let found = echo::echoes(scene.hunks, scene.live);
+            found.into_iter().map(Suspicion::Echo).collect()
+        },
+        read: |hunk, about, live| {
+            let echoes: Vec<&Echo> = about
+                .iter()
+                .filter_map(|s| match s {
+                    Suspicion::Echo(echo) => Some(echo),
+                    _ => None,
+                })
+                .collect();
+            if echoes.is_empty() {
+                return Vec::new();
+            }
+            echo::readings(hunk, &echoes, live)
+        },
+    },
+    Guard {
+        find: |scene| {
+            let found = slip::shifts(scene.hunks, scene.live);
+            found.into_iter().map(Suspicion::Shift).collect()
+        },
+        read: |hunk, about, _| {
+            replace_readings(hunk, about, |s, body| match s {
+                Suspicion::Shift(shift) => Some(slip::reading(shift, body)),
+                _ => None,
+            })
+        },
+    },
+    Guard {
+        find: |scene| {
+            let found = slip::short_ranges(scene.hunks, scene.live);
+            found.into_iter().map(Suspicion::ShortRange).collect()
+        },
+        read: |hunk, about, _| {
+            replace_readings(hunk, about, |s, body| match s {
+                Suspicion::ShortRange(short) => Some(slip::widened(short, body)),
+                _ => None,
+            })
+        },
+    },
+    Guard {
+        find: |scene| {
+            let found = slip::dropped_blanks(scene.hunks, scene.live);
+            found.into_iter().map(Suspicion::DroppedBlank).collect()
+        },
+        read: |hunk, about, _| {
+            replace_readings(hunk, about, |s, body| match s {
+                Suspicion::DroppedBlank(dropped) => Some(slip::shortened(dropped, body)),
+                _ => None,
+            })
+        },
+    },
+    Guard {
+        find: |scene| {
+            let found = elision::elisions(scene.hunks, scene.live);
+            found.into_iter().map(Suspicion::Elision).collect()
+        },
+        read: |_, _, _| Vec::new(),
+    },
+    Guard {
+        find: |scene| {
+            scene
+                .syntax
+                .clone()
+                .map(Suspicion::BrokenSyntax)
+                .into_iter()
+                .collect()
+        },
+        read: |_, _, _| Vec::new(),
+    },
+];
+
+/// The corrected ops `read` makes of the findings about `hunk`, a replace
+/// (the guards of a range's ends offer none for other hunks).
+fn replace_readings(
+    hunk: &Hunk,
+    about: &[&Suspicion],
+    read: fn(&Suspicion, &[String]) -> Option<Reading>,
+) -> Vec<Reading> {
+    let HunkKind::Replace { body, .. } = &hunk.kind else {
+        return Vec::new();
+    };
+    about.iter().filter_map(|s| read(s, body)).collect()
+}
+
+/// Every guard's findings about a scene, in document order of the ops.
+pub(crate) fn suspicions(scene: &Scene) -> Vec<Suspicion> {
+    let mut found: Vec<Suspicion> = GUARDS
+        .iter()
+        .flat_map(|guard| (guard.find)(scene))
         .collect();
-    found.extend(
-        super::indent::lost_indentation(hunks, live)
-            .into_iter()
-            .map(Suspicion::LostIndentation),
-    );
-    found.extend(echo::echoes(hunks, live).into_iter().map(Suspicion::Echo));
-    found.extend(slip::shifts(hunks, live).into_iter().map(Suspicion::Shift));
-    found.extend(
-        slip::short_ranges(hunks, live)
-            .into_iter()
-            .map(Suspicion::ShortRange),
-    );
-    found.extend(
-        slip::dropped_blanks(hunks, live)
-            .into_iter()
-            .map(Suspicion::DroppedBlank),
-    );
-    found.extend(
-        super::elision::elisions(hunks, live)
-            .into_iter()
-            .map(Suspicion::Elision),
-    );
-    found.extend(syntax.map(Suspicion::BrokenSyntax));
     found.sort_by_key(|s| s.op_line().unwrap_or(usize::MAX));
     found
 }
 
-/// The corrected ops for `suspicions`, one hunk at a time.
+/// The corrected ops for `suspicions`, one hunk at a time, each guard
+/// reading its own findings.
 pub(crate) fn readings(hunks: &[Hunk], suspicions: &[Suspicion], live: &Text) -> Vec<Reading> {
     let mut out = Vec::new();
     for hunk in hunks {
-        let echoes: Vec<&Echo> = suspicions
+        let about: Vec<&Suspicion> = suspicions
             .iter()
-            .filter_map(|s| match s {
-                Suspicion::Echo(e) if e.op.line == hunk.line => Some(e),
-                _ => None,
-            })
+            .filter(|s| s.op_line() == Some(hunk.line))
             .collect();
-        if !echoes.is_empty() {
-            out.extend(echo::readings(hunk, &echoes, live));
-        }
-        for suspicion in suspicions {
-            if let Suspicion::LostIndentation(lost) = suspicion
-                && lost.op.line == hunk.line
-            {
-                out.extend(super::indent::reindented(hunk, &lost.indent));
-            }
-        }
-        let body = match &hunk.kind {
-            crate::hunk::HunkKind::Replace { body, .. } => body,
-            _ => continue,
-        };
-        for suspicion in suspicions {
-            match suspicion {
-                Suspicion::Shift(shift) if shift.op.line == hunk.line => {
-                    out.push(slip::reading(shift, body));
-                }
-                Suspicion::ShortRange(short) if short.op.line == hunk.line => {
-                    out.push(slip::widened(short, body));
-                }
-                Suspicion::DroppedBlank(dropped) if dropped.op.line == hunk.line => {
-                    out.push(slip::shortened(dropped, body));
-                }
-                _ => {}
-            }
+        for guard in &GUARDS {
+            out.extend((guard.read)(hunk, &about, live));
         }
     }
     out

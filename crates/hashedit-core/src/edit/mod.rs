@@ -359,7 +359,12 @@ fn finish(
                     op: guard::nearest_op(&applied.placed, &lowered.hunks, line),
                 }
             });
-        guard::suspicions(&lowered.hunks, file.text, indentation, syntax)
+        guard::suspicions(&guard::Scene {
+            hunks: &lowered.hunks,
+            live: file.text,
+            indentation,
+            syntax,
+        })
     };
     if !suspicions.is_empty() && settings.guards == Guards::Refuse {
         return Err(refuse(file, &lowered, &applied, &new_text, suspicions));
