@@ -192,8 +192,8 @@ pub struct Reply {
 impl From<Outcome> for Reply {
     fn from(outcome: Outcome) -> Reply {
         Reply {
+            data: outcome.structured(),
             text: outcome.text,
-            data: outcome.structured,
         }
     }
 }

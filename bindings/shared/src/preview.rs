@@ -29,7 +29,7 @@ impl Embedded {
     pub fn preview(&self, document: &str) -> Value {
         let cx = ToolContext::new(&self.ws).with_blocks(&self.blocks);
         if let Ok(outcome) = dry_run(&cx, document) {
-            return Value::Array(dry_run_entries(&outcome.structured));
+            return Value::Array(dry_run_entries(&outcome.structured()));
         }
         let projection = project(document);
         let lines: Vec<&str> = document.split_inclusive('\n').collect();
@@ -39,7 +39,7 @@ impl Embedded {
             let end = starts.get(i + 1).map_or(lines.len(), |next| next - 1);
             let text: String = lines[section.line - 1..end].concat();
             match dry_run(&cx, &text) {
-                Ok(outcome) => entries.extend(dry_run_entries(&outcome.structured)),
+                Ok(outcome) => entries.extend(dry_run_entries(&outcome.structured())),
                 Err(error) => {
                     let mut entry = section_json(section);
                     entry["source"] = json!("projection");

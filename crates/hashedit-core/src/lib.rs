@@ -62,10 +62,14 @@ mod problem;
 mod project;
 mod rebase;
 mod scan;
+mod surface;
 mod tag;
 mod text;
 mod truncate;
 mod view;
+
+// Surfaces: the names their replies use (FORMAT.md §8.3).
+pub use surface::{Name, Output, Surface, Word, Worded};
 
 // Tags and text (FORMAT.md §2, §3).
 pub use tag::{ContentDigest, Fingerprint, SnapshotTag, TagHasher, TagScheme, header};

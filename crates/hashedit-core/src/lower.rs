@@ -25,6 +25,7 @@ use crate::block::{BlockResolution, BlockResolver, LazyIndex, Unresolvable};
 use crate::class::FailureClass;
 use crate::document::{FinalNewline, Gap, LineRange, OpKind, Register, Section, Target};
 use crate::hunk::{Hunk, HunkKind, InsertAt};
+use crate::surface::{Surface, Word, display_as_mcp};
 use crate::text::Text;
 use crate::view::plural;
 
@@ -256,8 +257,8 @@ impl LowerError {
     }
 }
 
-impl fmt::Display for LowerError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Word for LowerError {
+    fn word(&self, f: &mut fmt::Formatter<'_>, surface: Surface) -> fmt::Result {
         match self {
             LowerError::Unresolvable {
                 op,
@@ -303,7 +304,14 @@ impl fmt::Display for LowerError {
             LowerError::UnknownRegister { op, name, known } => {
                 write!(f, "{op}: register @{name} holds nothing")?;
                 if known.is_empty() {
-                    write!(f, "; no named register exists yet: CUT … @{name} first")
+                    write!(f, "; no named register exists yet: CUT … @{name} first")?;
+                    match surface {
+                        Surface::Mcp => Ok(()),
+                        Surface::Cli => f.write_str(
+                            " in the same document (the CLI keeps named registers only within one \
+                             document; an earlier command's cuts are gone)",
+                        ),
+                    }
                 } else {
                     let names: Vec<String> = known.iter().map(|n| format!("@{n}")).collect();
                     write!(f, "; known registers: {}", names.join(", "))
@@ -317,6 +325,8 @@ impl fmt::Display for LowerError {
         }
     }
 }
+
+display_as_mcp!(LowerError);
 
 impl std::error::Error for LowerError {}
 

@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use crate::surface::{Name, Surface, Word, display_as_mcp};
+
 /// Longest excerpt of an offending line quoted in an error (characters).
 const QUOTE_CHARS: usize = 120;
 
@@ -159,8 +161,8 @@ pub enum ForeignShape {
     UnifiedDiffHunk,
 }
 
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Word for Problem {
+    fn word(&self, f: &mut fmt::Formatter<'_>, surface: Surface) -> fmt::Result {
         let text: &str = match self {
             Problem::NoSections => {
                 "the document has no section; start with a [path#TAG] header copied from a read, then PUT/CUT ops"
@@ -250,15 +252,21 @@ impl fmt::Display for Problem {
                  removes that line break"
             }
             Problem::NumberedBody => {
-                "every body row starts with a line number, as copied from a read (N:text), and the snapshot cannot \
+                return write!(
+                    f,
+                    "every body row starts with a line number, as copied from a read (N:text), and the snapshot cannot \
                  confirm them as the replaced lines'; a + row holds only the line's text, so rows copied from a read are \
                  written as below. If the text really starts with those numbers, send the same document again with \
-                 force set: force writes every row exactly as sent, numbers included"
+                 {}: force writes every row exactly as sent, numbers included",
+                    surface.name(Name::ForceSet)
+                );
             }
         };
         f.write_str(text)
     }
 }
+
+display_as_mcp!(Problem);
 
 impl fmt::Display for LocatorProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -311,12 +319,14 @@ impl fmt::Display for RowShape {
     }
 }
 
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Word for ParseError {
+    fn word(&self, f: &mut fmt::Formatter<'_>, surface: Surface) -> fmt::Result {
         if self.line == 0 {
-            write!(f, "edit document: {}", self.problem)?;
+            f.write_str("edit document: ")?;
+            self.problem.word(f, surface)?;
         } else {
-            write!(f, "edit document line {}: {}", self.line, self.problem)?;
+            write!(f, "edit document line {}: ", self.line)?;
+            self.problem.word(f, surface)?;
             write!(f, "\n  {} | {}", self.line, self.text)?;
         }
         match &self.fix {
@@ -332,6 +342,8 @@ impl fmt::Display for ParseError {
         Ok(())
     }
 }
+
+display_as_mcp!(ParseError);
 
 impl std::error::Error for ParseError {}
 

@@ -16,6 +16,7 @@
 //! All row lists are 1-based line numbers in ascending order.
 
 use crate::scan::{ScanOutcome, WindowRequest, decimal_width};
+use crate::surface::{Name, Output, Surface, Word, display_as_mcp};
 use crate::tag::{SnapshotTag, header};
 use crate::text::Text;
 
@@ -54,19 +55,24 @@ pub enum WindowError {
     },
 }
 
-impl std::fmt::Display for WindowError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl Word for WindowError {
+    fn word(&self, f: &mut std::fmt::Formatter<'_>, surface: Surface) -> std::fmt::Result {
+        let (offset, limit) = (surface.name(Name::Offset), surface.name(Name::Limit));
         match self {
-            WindowError::ZeroOffset => f.write_str("offset starts at 1 (line numbers are 1-based)"),
-            WindowError::ZeroLimit => f.write_str("limit must be at least 1 row"),
-            WindowError::OffsetPastEnd { offset, total } => write!(
+            WindowError::ZeroOffset => {
+                write!(f, "{offset} starts at 1 (line numbers are 1-based)")
+            }
+            WindowError::ZeroLimit => write!(f, "{limit} must be at least 1 row"),
+            WindowError::OffsetPastEnd { offset: n, total } => write!(
                 f,
-                "offset {offset} is beyond the last line: the file has {total} {}",
+                "{offset} {n} is beyond the last line: the file has {total} {}",
                 plural(*total, "line", "lines")
             ),
         }
     }
 }
+
+display_as_mcp!(WindowError);
 
 /// Turns `offset`/`limit` arguments into the window a scan should keep.
 ///
@@ -97,9 +103,9 @@ pub fn window_request(
 }
 
 /// Renders a read: header, the kept rows, and a footer when the window does
-/// not cover the whole file (reference-rho.md §3.2). `max_output_bytes` is
-/// the output budget the scan's row budget was derived from (see
-/// [`row_budget_for`]); it is named in the footer when no row fits.
+/// not cover the whole file (FORMAT.md §4.2). `output` holds the output
+/// budget the scan's row budget was derived from (see [`row_budget_for`]),
+/// named in the footer when no row fits.
 ///
 /// Where Rho cuts an over-budget read mid-row and appends `[truncated]`, we
 /// stop at the last whole row that fits and say which lines were shown, so a
@@ -113,8 +119,9 @@ pub fn window_request(
 pub fn read_view(
     display_path: &str,
     scan: &ScanOutcome,
-    max_output_bytes: usize,
+    output: impl Into<Output>,
 ) -> Result<String, WindowError> {
+    let output = output.into();
     let total = scan.total_lines;
     let start = scan.start;
     if start > total && !(total == 0 && start == 1) {
@@ -131,18 +138,19 @@ pub fn read_view(
     match scan.budget_stop {
         Some(stop) if scan.rows.is_empty() => {
             out.push_str("\n\n");
-            out.push_str(&no_row_fits(display_path, stop, total, max_output_bytes));
+            out.push_str(&no_row_fits(display_path, stop, total, output));
         }
         Some(_) => {
             out.push_str(&format!(
                 "\n\n[lines {start}-{shown_end} of {total} shown, cut at the output budget; \
-                 to read the rest, call read_file with offset: {}]",
-                shown_end + 1
+                 to read the rest, {}]",
+                output.surface.read_from(shown_end + 1)
             ));
         }
         None if total > 0 && (start > 1 || shown_end < total) => {
             out.push_str(&format!(
-                "\n\n[lines {start}-{shown_end} of {total} shown; pass offset/limit to read the rest]"
+                "\n\n[lines {start}-{shown_end} of {total} shown; pass {} to read the rest]",
+                output.surface.name(Name::OffsetLimit)
             ));
         }
         None => {}
@@ -158,8 +166,9 @@ fn no_row_fits(
     display_path: &str,
     stop: crate::scan::BudgetStop,
     total: usize,
-    max_output_bytes: usize,
+    output: Output,
 ) -> String {
+    let max_output_bytes = output.max_bytes;
     let line = stop.line;
     let row_cost = decimal_width(line) as u64 + 2 + stop.line_bytes;
     let needed = row_cost + (display_path.len() + ROW_BUDGET_RESERVE) as u64;
@@ -174,8 +183,8 @@ fn no_row_fits(
         "It is the last line; to change it".to_string()
     } else {
         format!(
-            "To read the lines after it, call read_file with offset: {}; to change it",
-            line + 1
+            "To read the lines after it, {}; to change it",
+            output.surface.read_from(line + 1)
         )
     };
     format!(
@@ -187,7 +196,7 @@ fn no_row_fits(
             "byte",
             "bytes"
         ),
-        long_line_hint(display_path, line, stop.line_bytes, max_output_bytes),
+        long_line_hint(display_path, line, stop.line_bytes, output),
     )
 }
 
@@ -199,28 +208,20 @@ pub fn read_budget_for_line(display_path: &str, line: usize, line_bytes: u64) ->
 }
 
 /// The advice that shows line `line` (`line_bytes` long) of `display_path`
-/// on its own, under an output budget of `max_output_bytes` (FORMAT.md §4).
-///
-/// When a read of that one line fits the budget it is the read itself;
-/// otherwise no read under this budget shows it, and the advice says which
-/// budget would, and that grep shows a part of it meanwhile. Written in MCP
-/// words; the CLI rewrites the whole clause into its `read --offset N
-/// --limit 1 --max-output-bytes M` command.
+/// on its own, under `output` (FORMAT.md §4.4): the read of that one line,
+/// and when it does not fit the budget, the budget that shows it
+/// ([`Surface::show_line`]).
 pub fn long_line_hint(
     display_path: &str,
     line: usize,
     line_bytes: u64,
-    max_output_bytes: usize,
+    output: impl Into<Output>,
 ) -> String {
+    let output = output.into();
     let needed = read_budget_for_line(display_path, line, line_bytes);
-    if needed <= max_output_bytes as u64 {
-        return format!("read_file with offset: {line}, limit: 1 shows it");
-    }
-    format!(
-        "read_file with offset: {line}, limit: 1 shows it only under an output budget of at least \
-         {needed} bytes, more than this one of {max_output_bytes} (the server's --max-output-bytes); \
-         grep for the part you need"
-    )
+    let needed = usize::try_from(needed).unwrap_or(usize::MAX);
+    let over = (needed > output.max_bytes).then_some(needed);
+    output.surface.show_line(line, over, output.max_bytes)
 }
 
 /// Bytes [`row_budget_for`] keeps back beside the path: the header's
@@ -245,8 +246,9 @@ pub fn chain_snapshot(
     tag: SnapshotTag,
     text: &Text,
     focus: &[usize],
-    max_output_bytes: usize,
+    output: impl Into<Output>,
 ) -> String {
+    let output = output.into();
     let total = text.line_count();
     let focus = clean_focus(focus, total);
     let rows = if focus.is_empty() {
@@ -259,13 +261,14 @@ pub fn chain_snapshot(
     };
     let footer = (!covers_all(&rows, total)).then(|| {
         format!(
-            "[{} of {total} lines shown; pass offset/limit to read_file for the rest]",
-            rows.len()
+            "[{} of {total} lines shown; {} for the rest]",
+            rows.len(),
+            output.surface.read_rest()
         )
     });
     let long = LongRows::Readable {
         display_path,
-        max_output_bytes,
+        output,
     };
     render_rows(
         &header(display_path, tag),
@@ -284,9 +287,9 @@ pub fn live_snapshot(
     tag: SnapshotTag,
     text: &Text,
     anchors: &[usize],
-    max_output_bytes: usize,
+    output: impl Into<Output>,
 ) -> String {
-    chain_snapshot(display_path, tag, text, anchors, max_output_bytes)
+    chain_snapshot(display_path, tag, text, anchors, output)
 }
 
 /// The post-edit preview (reference-rho.md §8.3).
@@ -300,8 +303,9 @@ pub fn post_edit_preview(
     text: &Text,
     focus: &[usize],
     shape: PreviewShape,
-    max_output_bytes: usize,
+    output: impl Into<Output>,
 ) -> String {
+    let output = output.into();
     let head = header(display_path, tag);
     let total = text.line_count();
     if shape == PreviewShape::Structural {
@@ -331,7 +335,7 @@ pub fn post_edit_preview(
     });
     let long = LongRows::Readable {
         display_path,
-        max_output_bytes,
+        output,
     };
     render_rows(&head, text, &rows, footer.as_deref(), long)
 }
@@ -444,10 +448,10 @@ pub const LONG_ROW_BYTES: usize = 4096;
 /// Where the lines a snapshot leaves out for their length can be read.
 #[derive(Debug, Clone, Copy)]
 enum LongRows<'a> {
-    /// In the file at `display_path`, by a read under `max_output_bytes`.
+    /// In the file at `display_path`, by a read under `output`.
     Readable {
         display_path: &'a str,
-        max_output_bytes: usize,
+        output: Output,
     },
     /// Nowhere: the rows are what a refused edit would have written.
     NotOnDisk,
@@ -462,7 +466,7 @@ const LONG_ROWS_NAMED: usize = 3;
 fn long_rows_note(text: &Text, long: &[usize], place: LongRows) -> String {
     let LongRows::Readable {
         display_path,
-        max_output_bytes,
+        output,
     } = place
     else {
         let lines: Vec<String> = long.iter().map(ToString::to_string).collect();
@@ -479,7 +483,7 @@ fn long_rows_note(text: &Text, long: &[usize], place: LongRows) -> String {
             let bytes = text.line(line).len();
             format!(
                 "[line {line} not shown: {bytes} bytes long; {}]",
-                long_line_hint(display_path, line, bytes as u64, max_output_bytes)
+                long_line_hint(display_path, line, bytes as u64, output)
             )
         })
         .collect();

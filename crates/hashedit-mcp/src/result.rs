@@ -42,12 +42,8 @@ pub enum StructuredContent {
 /// A successful call: the tool's text, its facts in `_meta`, and, when
 /// asked for, the facts with the text as structured content.
 pub fn success(outcome: Outcome, shape: StructuredContent) -> CallToolResult {
-    let Outcome {
-        text,
-        structured,
-        image,
-        ..
-    } = outcome;
+    let structured = outcome.structured();
+    let Outcome { text, image, .. } = outcome;
     let structured_content = match shape {
         StructuredContent::Off => None,
         StructuredContent::On => Some(with_text(without_diffs(structured.clone()), &text)),
@@ -152,14 +148,26 @@ fn with_text(data: Value, text: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hashedit_tools::{EditFacts, EditedFile, ReadFacts};
 
     fn wire(result: &CallToolResult) -> Value {
         serde_json::to_value(result).unwrap()
     }
 
+    fn read_facts() -> ReadFacts {
+        ReadFacts {
+            path: "a.txt".into(),
+            tag: "1234".into(),
+            total_lines: 1,
+            start: 1,
+            end: 1,
+            partial: false,
+        }
+    }
+
     #[test]
     fn by_default_the_text_is_the_only_content_and_facts_go_to_meta() {
-        let outcome = Outcome::new("[a.txt#1234]\n1:x", json!({"path": "a.txt", "tag": "1234"}));
+        let outcome = Outcome::new("[a.txt#1234]\n1:x", read_facts());
         let value = wire(&success(outcome, StructuredContent::Off));
         assert_eq!(
             value["content"],
@@ -167,7 +175,8 @@ mod tests {
         );
         assert_eq!(
             value["_meta"],
-            json!({"io.github.hashedit/result": {"path": "a.txt", "tag": "1234"}})
+            json!({"io.github.hashedit/result": {"path": "a.txt", "tag": "1234", "total_lines": 1,
+                "start": 1, "end": 1, "partial": false}})
         );
         assert!(value.get("structuredContent").is_none());
         assert!(value.get("isError").is_none() || value["isError"] == json!(false));
@@ -215,26 +224,47 @@ mod tests {
     #[test]
     fn an_edits_diffs_ride_in_meta_only() {
         let diff = "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-x\n+y\n";
-        let facts = json!({"files": [{"path": "a.txt", "diff": diff}], "dry_run": false});
-        let outcome = Outcome::new("PUT 1: (1 → 1 line)", facts.clone());
+        let file = EditedFile {
+            path: "a.txt".into(),
+            old_tag: "1234".into(),
+            new_tag: Some("5678".into()),
+            summary: "PUT 1: (1 → 1 line)".into(),
+            changed: true,
+            removed: false,
+            moved_to: None,
+            diff: Some(diff.into()),
+        };
+        let facts = EditFacts {
+            files: vec![file],
+            warnings: Vec::new(),
+            dry_run: false,
+            unpasted_registers: None,
+        };
+        let outcome = Outcome::new("PUT 1: (1 → 1 line)", facts);
+        let file = json!({"path": "a.txt", "old_tag": "1234", "new_tag": "5678",
+            "summary": "PUT 1: (1 → 1 line)", "changed": true, "removed": false, "moved_to": null});
+        let mut with_diff = file.clone();
+        with_diff["diff"] = json!(diff);
+        let meta = json!({"files": [with_diff], "warnings": [], "dry_run": false});
         let value = wire(&success(outcome.clone(), StructuredContent::Off));
-        assert_eq!(value["_meta"]["io.github.hashedit/result"], facts);
+        assert_eq!(value["_meta"]["io.github.hashedit/result"], meta);
         assert_eq!(value["content"][0]["text"], "PUT 1: (1 → 1 line)");
         let value = wire(&success(outcome, StructuredContent::On));
-        assert_eq!(value["_meta"]["io.github.hashedit/result"], facts);
+        assert_eq!(value["_meta"]["io.github.hashedit/result"], meta);
         assert_eq!(
             value["structuredContent"],
-            json!({"files": [{"path": "a.txt"}], "dry_run": false, "text": "PUT 1: (1 → 1 line)"})
+            json!({"files": [file], "warnings": [], "dry_run": false, "text": "PUT 1: (1 → 1 line)"})
         );
     }
 
     #[test]
     fn structured_content_on_request_includes_the_text() {
-        let outcome = Outcome::new("1 file", json!({"count": 1}));
+        let outcome = Outcome::new("[a.txt#1234]\n1:x", read_facts());
         let value = wire(&success(outcome, StructuredContent::On));
         assert_eq!(
             value["structuredContent"],
-            json!({"count": 1, "text": "1 file"})
+            json!({"path": "a.txt", "tag": "1234", "total_lines": 1, "start": 1, "end": 1,
+                "partial": false, "text": "[a.txt#1234]\n1:x"})
         );
         let value = wire(&failure(
             ErrorKind::ParseError,

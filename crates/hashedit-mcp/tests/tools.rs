@@ -55,7 +55,7 @@ async fn read_file_returns_the_cli_text_and_structured_data() {
         .unwrap();
         assert_eq!(window.ok(), cli.text);
         assert!(window.text.starts_with("[a.txt#8935]\n2:two\n3:three\n\n"));
-        assert_eq!(window.structured, cli.structured);
+        assert_eq!(window.structured, cli.structured());
         finish(client, server).await;
     }
 }

@@ -8,7 +8,7 @@
 //! swap one for the other.
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// `read_file` arguments. `path` may also be absolute inside the
 /// workspace; with `offset`, the tag still covers the whole file.
@@ -77,7 +77,7 @@ pub struct ContextLines {
 }
 
 /// How grep reports matches.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum OutputMode {
     /// `[path#TAG]` headers and `N | text` rows.

@@ -1,7 +1,7 @@
 //! What every tool call runs against: the workspace and, in a long-lived
 //! server, the session.
 
-use hashedit_core::BlockResolver;
+use hashedit_core::{BlockResolver, Output, Surface};
 
 use crate::cancel::CancelToken;
 use crate::session::Session;
@@ -46,6 +46,8 @@ pub struct ToolContext<'a> {
     /// Raised by the caller to stop a running search (`grep`, `glob`,
     /// `list_dir`) early; see [`CancelToken`].
     pub cancel: Option<&'a CancelToken>,
+    /// The surface replies are worded for (MCP by default).
+    pub surface: Surface,
 }
 
 impl std::fmt::Debug for ToolContext<'_> {
@@ -55,6 +57,7 @@ impl std::fmt::Debug for ToolContext<'_> {
             .field("session", &self.session.is_some())
             .field("blocks", &self.blocks.is_some())
             .field("cancel", &self.cancel.map(CancelToken::is_cancelled))
+            .field("surface", &self.surface)
             .finish()
     }
 }
@@ -67,6 +70,20 @@ impl<'a> ToolContext<'a> {
             session: None,
             blocks: None,
             cancel: None,
+            surface: Surface::Mcp,
+        }
+    }
+
+    /// The same context, its replies worded for `surface`.
+    pub fn with_surface(self, surface: Surface) -> ToolContext<'a> {
+        ToolContext { surface, ..self }
+    }
+
+    /// Where replies go: the workspace's output budget, this surface.
+    pub fn output(&self) -> Output {
+        Output {
+            max_bytes: self.ws.max_output_bytes(),
+            surface: self.surface,
         }
     }
 

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use hashedit_core::FailureClass;
+use hashedit_core::{FailureClass, Name, Surface};
 
 /// What kind of failure a tool reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -153,6 +153,33 @@ pub struct ToolError {
     /// The model-facing message (never truncated: it may carry a live
     /// snapshot the model must copy).
     pub message: String,
+    /// A suggestion naming a tool, made where the surface is unknown: in
+    /// MCP words at this byte offset of the message, worded for the
+    /// surface by [`ToolError::worded`].
+    hint: Option<(usize, Hint)>,
+}
+
+/// A suggestion that names a tool, in the words of the surface the error
+/// reaches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Hint {
+    /// `; check the path with glob or list_dir`.
+    CheckPath,
+    /// `; use list_dir to see its entries`.
+    ListEntries,
+    /// ` (list the directory with list_dir)`.
+    ListParent,
+}
+
+impl Hint {
+    fn text(self, surface: Surface) -> String {
+        let list = surface.name(Name::List);
+        match self {
+            Hint::CheckPath => format!("; check the path with glob or {list}"),
+            Hint::ListEntries => format!("; use {list} to see its entries"),
+            Hint::ListParent => format!(" (list the directory with {list})"),
+        }
+    }
 }
 
 impl ToolError {
@@ -161,7 +188,24 @@ impl ToolError {
         ToolError {
             kind,
             message: message.into(),
+            hint: None,
         }
+    }
+
+    /// The error with `hint` after its message so far.
+    pub(crate) fn with_hint(mut self, hint: Hint) -> ToolError {
+        self.hint = Some((self.message.len(), hint));
+        self.message.push_str(&hint.text(Surface::Mcp));
+        self
+    }
+
+    /// The error as it leaves a tool: its hint worded for `surface`.
+    pub(crate) fn worded(mut self, surface: Surface) -> ToolError {
+        if let Some((at, hint)) = self.hint.take() {
+            let end = at + hint.text(Surface::Mcp).len();
+            self.message.replace_range(at..end, &hint.text(surface));
+        }
+        self
     }
 
     /// Maps an I/O error on `display` (a workspace-relative path) while
@@ -175,15 +219,21 @@ impl ToolError {
             K::FileTooLarge => ErrorKind::TooLarge,
             _ => ErrorKind::Io,
         };
-        let hint = match kind {
-            ErrorKind::NotFound => "; check the path with glob or list_dir",
+        let permissions = match kind {
             ErrorKind::PermissionDenied => "; the file's permissions do not allow this",
             _ => "",
         };
-        ToolError::new(
+        let error = ToolError::new(
             kind,
-            format!("cannot {action} {display}: {}{hint}", os_message(error)),
-        )
+            format!(
+                "cannot {action} {display}: {}{permissions}",
+                os_message(error)
+            ),
+        );
+        match kind {
+            ErrorKind::NotFound => error.with_hint(Hint::CheckPath),
+            _ => error,
+        }
     }
 }
 

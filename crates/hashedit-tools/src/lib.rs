@@ -38,7 +38,11 @@ pub use cancel::CancelToken;
 pub use context::ToolContext;
 pub use error::{ErrorKind, ToolError, ToolResult};
 pub use fsio::{is_temp_leftover, remove_unfinished_temp_files};
-pub use outcome::{Image, Outcome, Served};
+pub use outcome::{
+    EditFacts, EditedFile, Facts, GlobFacts, GlobSkipped, GrepFacts, GrepFile, GrepMatch,
+    GrepSkipped, Image, ImageFacts, ListDirFacts, ListEntry, Outcome, ReadFacts, Served, Unpasted,
+    WriteFacts,
+};
 pub use session::{MAX_REGISTER_BYTES, MAX_REGISTERS, Session, SnapshotMemory};
 pub use tools::{
     EDIT_MAX_BYTES, EditMode, ToolName, edit, glob, grep, list_dir, looks_like_read_output,

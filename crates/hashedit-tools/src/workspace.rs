@@ -29,7 +29,7 @@ use std::path::{Component, Path, PathBuf};
 
 use hashedit_core::TagScheme;
 
-use crate::error::{ErrorKind, ToolError, ToolResult};
+use crate::error::{ErrorKind, Hint, ToolError, ToolResult};
 
 mod bytes;
 mod links;
@@ -420,8 +420,9 @@ impl Workspace {
             };
             return Err(ToolError::new(
                 ErrorKind::NotFound,
-                format!("{path} does not exist{hint}; check the path with glob or list_dir"),
-            ));
+                format!("{path} does not exist{hint}"),
+            )
+            .with_hint(Hint::CheckPath));
         }
         if let Some(Step::Name(name)) = tail.first() {
             let twins = unicode::twins(&parent, name);

@@ -57,7 +57,7 @@ impl Ws {
     /// The tag a read of `name` reports.
     fn tag(&self, name: &str) -> String {
         let out = self.read(name).unwrap();
-        out.structured["tag"].as_str().unwrap().to_string()
+        out.structured()["tag"].as_str().unwrap().to_string()
     }
 
     fn edit(&self, doc: &str) -> ToolResult<Outcome> {
@@ -555,14 +555,14 @@ fn d06_huge_file_tag_covers_everything() {
     let original: String = (1..=200_000).map(|i| format!("L{i:06}\n")).collect();
     w.put("big.txt", original.as_bytes());
     let out = w.read("big.txt").unwrap();
-    let t = out.structured["tag"].as_str().unwrap().to_string();
+    let t = out.structured()["tag"].as_str().unwrap().to_string();
     assert_eq!(
         t,
         hashedit_core::TagScheme::Rho
             .tag_of(original.as_bytes())
             .to_string()
     );
-    assert_eq!(out.structured["total_lines"], 200_000);
+    assert_eq!(out.structured()["total_lines"], 200_000);
     w.edit(&format!("[big.txt#{t}]\nPUT 199999:\n+X")).unwrap();
     let expected = original.replace("L199999\n", "X\n");
     assert_eq!(w.bytes("big.txt"), expected.as_bytes());
@@ -734,7 +734,7 @@ fn trial_write_of_binary_content_issues_no_tag() {
         "created n.txt (4 bytes). The content is not editable text (binary file (NUL byte at offset 1)), so no \
          snapshot tag is issued; read_file and edit will refuse this file"
     );
-    assert_eq!(out.structured["tag"], serde_json::Value::Null);
+    assert_eq!(out.structured()["tag"], serde_json::Value::Null);
     assert_eq!(w.bytes("n.txt"), b"a\0b\n");
     // Pasted grep output is refused like pasted read output.
     w.put("a.md", b"# Title\n");

@@ -57,8 +57,8 @@ fn rem_deletes_and_mv_moves_with_edits() {
             "PUT 2: (1 → 1 line); MV sub/new.txt (the file moves there)\n[sub/new.txt#{new_tag}]\n1:one\n2:TWO\n3:three\n\nREM (the file is deleted)"
         )
     );
-    assert_eq!(out.structured["files"][0]["moved_to"], "sub/new.txt");
-    assert_eq!(out.structured["files"][1]["removed"], true);
+    assert_eq!(out.structured()["files"][0]["moved_to"], "sub/new.txt");
+    assert_eq!(out.structured()["files"][1]["removed"], true);
 }
 
 #[test]
@@ -177,7 +177,7 @@ fn dry_runs_name_file_ops_and_tiny_budgets_keep_the_headers() {
         format!("[moved/r2.txt#{}]\nREM g.txt", tag("A\nb\n"))
     );
     assert_eq!(
-        out.structured["files"][1]["new_tag"],
+        out.structured()["files"][1]["new_tag"],
         serde_json::Value::Null
     );
 }
@@ -193,11 +193,11 @@ fn an_applied_edit_reports_each_files_diff_as_data_only() {
     );
     let out = edit(&cx, &doc).unwrap();
     assert_eq!(
-        out.structured["files"][0]["diff"],
+        out.structured()["files"][0]["diff"],
         "--- a/r.txt\n+++ b/r.txt\n@@ -1,3 +1,2 @@\n a\n-b\n-c\n+B\n"
     );
     assert_eq!(
-        out.structured["files"][1]["diff"],
+        out.structured()["files"][1]["diff"],
         "--- a/g.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n"
     );
     assert!(!out.text.contains("@@"), "{}", out.text);

@@ -122,11 +122,11 @@ fn read_prints_one_line_headers_and_accepts_the_quoted_spelling() {
             first,
             format!(
                 "[\"new\\nline.txt\"#{}]",
-                out.structured["tag"].as_str().unwrap()
+                out.structured()["tag"].as_str().unwrap()
             )
         );
         assert_eq!(out.text.lines().nth(1), Some("1:a"));
-        assert_eq!(out.structured["path"], "\"new\\nline.txt\"");
+        assert_eq!(out.structured()["path"], "\"new\\nline.txt\"");
     }
     // The header read prints is accepted by edit as is.
     let out = ws.read("tab\tx.txt").unwrap();
@@ -135,7 +135,7 @@ fn read_prints_one_line_headers_and_accepts_the_quoted_spelling() {
         header,
         format!(
             "[\"tab\\tx.txt\"#{}]",
-            out.structured["tag"].as_str().unwrap()
+            out.structured()["tag"].as_str().unwrap()
         )
     );
     ws.edit(&format!("{header}\nPUT 1:\n+d\n")).unwrap();

@@ -35,7 +35,7 @@ fn read_tag(cx: &ToolContext) -> String {
         },
     )
     .unwrap();
-    out.structured["tag"].as_str().unwrap().to_string()
+    out.structured()["tag"].as_str().unwrap().to_string()
 }
 
 fn edit(
@@ -196,7 +196,7 @@ fn b05_grep_headers_are_remembered_too() {
         },
     )
     .unwrap();
-    let t = out.structured["files"][0]["tag"]
+    let t = out.structured()["files"][0]["tag"]
         .as_str()
         .unwrap()
         .to_string();
@@ -282,7 +282,7 @@ fn a_missing_path_under_a_served_tag_suggests_the_file_that_was_served() {
         },
     )
     .unwrap();
-    let t = out.structured["tag"].as_str().unwrap().to_string();
+    let t = out.structured()["tag"].as_str().unwrap().to_string();
     // The model drops a directory from the path it read.
     let err = edit(&cx, format!("[src/f.txt#{t}]\nPUT 1:\n+ALPHA")).unwrap_err();
     assert_eq!(err.kind, ErrorKind::NotFound);

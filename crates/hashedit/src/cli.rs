@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use hashedit_core::TagScheme;
+use hashedit_core::{Surface, TagScheme};
 use hashedit_tools::{
-    ContextLines, EditArgs, EditMode, ErrorKind, GlobArgs, GrepArgs, ListDirArgs, Outcome,
-    OutputMode, Protection, ReadFileArgs, Session, SnapshotMemory, ToolContext, ToolError,
+    ContextLines, EditArgs, EditFacts, EditMode, ErrorKind, Facts, GlobArgs, GrepArgs, ListDirArgs,
+    Outcome, OutputMode, Protection, ReadFileArgs, Session, SnapshotMemory, ToolContext, ToolError,
     ToolName, ToolResult, Workspace, WriteArgs,
 };
 use serde_json::json;
@@ -555,14 +555,13 @@ enum Printed {
     Search,
 }
 
-/// Whether a grep or glob outcome matched nothing (`files_matched` of
-/// grep, `count` of glob).
+/// Whether a grep or glob outcome matched nothing.
 fn found_nothing(outcome: &Outcome) -> bool {
-    let data = &outcome.structured;
-    data.get("files_matched")
-        .or_else(|| data.get("count"))
-        .and_then(serde_json::Value::as_u64)
-        == Some(0)
+    match &outcome.facts {
+        Facts::Grep(grep) => grep.files_matched == 0,
+        Facts::Glob(glob) => glob.count == 0,
+        _ => false,
+    }
 }
 
 /// The workspace the global flags describe. `Err` is a usage problem.
@@ -681,9 +680,13 @@ fn execute(cli: Cli) -> Result<ToolResult<(Outcome, Printed)>, String> {
         _ => Vec::new(),
     };
     let generation = session.generation();
+    // Under --json the text is the one a model gets over MCP (FORMAT.md
+    // §8.3); otherwise it names the CLI's commands and flags.
+    let surface = if cli.json { Surface::Mcp } else { Surface::Cli };
     let cx = ToolContext::new(&ws)
         .with_blocks(&blocks)
-        .with_session(&session);
+        .with_session(&session)
+        .with_surface(surface);
     let progress = match &cli.command {
         Command::Grep { .. } => progress::Progress::start("grep"),
         Command::Glob { .. } => progress::Progress::start("glob"),
@@ -922,17 +925,19 @@ fn stdin_carries_input() -> bool {
 /// gone when the process exits. Says so, naming them (tester report: the
 /// next call's "register holds nothing" was the first sign).
 fn warn_dropped_registers(outcome: &mut Outcome) {
-    let held: Vec<String> = outcome.structured["unpasted_registers"]
-        .as_array()
-        .into_iter()
-        .flatten()
+    let Facts::Edit(EditFacts {
+        unpasted_registers: Some(unpasted),
+        ..
+    }) = &outcome.facts
+    else {
+        return;
+    };
+    let held: Vec<String> = unpasted
+        .iter()
         .map(|register| {
-            let lines = register["lines"].as_u64().unwrap_or(0);
-            format!(
-                "@{} ({lines} line{})",
-                register["name"].as_str().unwrap_or_default(),
-                if lines == 1 { "" } else { "s" }
-            )
+            let lines = register.lines;
+            let s = if lines == 1 { "" } else { "s" };
+            format!("@{} ({lines} line{s})", register.name)
         })
         .collect();
     if held.is_empty() {
@@ -1036,7 +1041,7 @@ fn raw_byte_in_header_hint(bytes: &[u8], at: usize) -> String {
 fn print_success(outcome: &Outcome, json_output: bool, printed: Printed) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     let written = if json_output {
-        let value = json!({"ok": true, "text": outcome.text, "data": outcome.structured});
+        let value = json!({"ok": true, "text": outcome.text, "data": outcome.structured()});
         writeln!(out, "{value}")
     } else if printed == Printed::Diff {
         if use_color() {
@@ -1045,7 +1050,7 @@ fn print_success(outcome: &Outcome, json_output: bool, printed: Printed) -> std:
             write!(out, "{}", outcome.text)
         }
     } else {
-        let text = words::cli_words(&outcome.text);
+        let text = &outcome.text;
         if text.ends_with('\n') || text.is_empty() {
             write!(out, "{text}")
         } else {
@@ -1063,11 +1068,7 @@ fn print_failure(error: &ToolError, json_output: bool) {
         let value = json!({"ok": false, "error": {"kind": error.kind, "message": error.message}});
         writeln!(std::io::stdout().lock(), "{value}")
     } else {
-        writeln!(
-            std::io::stderr().lock(),
-            "{}",
-            words::cli_words(&error.message)
-        )
+        writeln!(std::io::stderr().lock(), "{}", error.message)
     };
 }
 
@@ -1111,7 +1112,6 @@ fn colorize_diff(diff: &str) -> String {
 
 mod progress;
 mod setup;
-mod words;
 
 #[cfg(test)]
 mod tests;

@@ -276,7 +276,7 @@ impl Engine for Ours {
         let args = EditArgs::new(document.clone());
         let reply = match edit(&cx, &args, EditMode::Apply) {
             Ok(outcome) => {
-                let (warnings, signals) = warnings_of(&outcome.structured["warnings"]);
+                let (warnings, signals) = warnings_of(&outcome.structured()["warnings"]);
                 Reply {
                     ok: true,
                     text: outcome.text,

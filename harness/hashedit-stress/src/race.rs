@@ -294,8 +294,8 @@ fn run_round(
             barrier.wait();
             match hashedit_tools::edit(&cx, &EditArgs::new(document), EditMode::Apply) {
                 Ok(outcome) => Reply::Ok {
+                    data: outcome.structured(),
                     text: outcome.text,
-                    data: outcome.structured,
                 },
                 Err(error) => Reply::Failed {
                     kind: error.kind.name().to_string(),

@@ -9,6 +9,7 @@
 use std::fmt;
 
 use crate::lower::LowerNote;
+use crate::surface::{Surface, Word, display_as_mcp};
 use crate::tag::SnapshotTag;
 
 use super::guard::Suspicion;
@@ -48,8 +49,8 @@ impl Advice {
     }
 }
 
-impl fmt::Display for Advice {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Word for Advice {
+    fn word(&self, f: &mut fmt::Formatter<'_>, surface: Surface) -> fmt::Result {
         match self {
             Advice::Rebased { from, to, shift } => write!(
                 f,
@@ -58,7 +59,9 @@ impl fmt::Display for Advice {
             ),
             Advice::Lowering(note) => write!(f, "{note}"),
             Advice::Forced(suspicion) => f.write_str(&suspicion.written()),
-            Advice::Repaired(repair) => write!(f, "{repair}"),
+            Advice::Repaired(repair) => repair.word(f, surface),
         }
     }
 }
+
+display_as_mcp!(Advice);

@@ -13,6 +13,7 @@ use crate::lower::LowerError;
 use crate::parse::ParseError;
 use crate::plan::PlanError;
 use crate::rebase::RebaseRefusal;
+use crate::surface::{Surface, Word, Worded, display_as_mcp};
 use crate::tag::{Fingerprint, SnapshotTag};
 use crate::text::DecodeError;
 
@@ -113,8 +114,8 @@ pub struct FileEditError {
     pub live: Option<Fingerprint>,
 }
 
-impl fmt::Display for EditFailure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Word for EditFailure {
+    fn word(&self, f: &mut fmt::Formatter<'_>, surface: Surface) -> fmt::Result {
         match self {
             EditFailure::NotText(error) => write!(
                 f,
@@ -162,29 +163,41 @@ impl fmt::Display for EditFailure {
                 "snapshot tag {tag} still matches, but the file's content differs from every snapshot \
                  served under that tag (a tag collision); nothing was written. Retry from the live snapshot below"
             ),
-            EditFailure::Lower(e) => write!(f, "{e}; nothing was written"),
+            EditFailure::Lower(e) => {
+                e.word(f, surface)?;
+                f.write_str("; nothing was written")
+            }
             EditFailure::Plan(e) => write!(f, "{e}; nothing was written"),
-            EditFailure::Refused(refusal) => write!(f, "{refusal}"),
-            EditFailure::UnverifiedPaste(e) => write!(f, "{e}\nNothing was written."),
+            EditFailure::Refused(refusal) => refusal.word(f, surface),
+            EditFailure::UnverifiedPaste(e) => {
+                e.word(f, surface)?;
+                f.write_str("\nNothing was written.")
+            }
             EditFailure::FinalNewline(e) => write!(f, "{e}; nothing was written"),
         }
     }
 }
 
-impl fmt::Display for FileEditError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+display_as_mcp!(EditFailure);
+
+impl Word for FileEditError {
+    fn word(&self, f: &mut fmt::Formatter<'_>, surface: Surface) -> fmt::Result {
         match &self.failure {
             EditFailure::NotText(_) | EditFailure::LoneCarriageReturn => {
-                write!(f, "{} {}", self.display, self.failure)
+                write!(f, "{} {}", self.display, Worded(&self.failure, surface))
             }
             _ => write!(
                 f,
                 "{}: {}\n\nLive snapshot (copy this header and these line numbers to retry):\n{}",
-                self.display, self.failure, self.snapshot
+                self.display,
+                Worded(&self.failure, surface),
+                self.snapshot
             ),
         }
     }
 }
+
+display_as_mcp!(FileEditError);
 
 impl std::error::Error for FileEditError {}
 

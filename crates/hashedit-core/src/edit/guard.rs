@@ -11,6 +11,7 @@ use std::fmt;
 use crate::class::FailureClass;
 use crate::hunk::{Hunk, HunkKind};
 use crate::plan::{OpRef, Placed};
+use crate::surface::{Name, Surface, Word, display_as_mcp};
 use crate::text::Text;
 
 use super::echo::{self, Echo};
@@ -199,8 +200,8 @@ impl Refusal {
     }
 }
 
-impl fmt::Display for Refusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Word for Refusal {
+    fn word(&self, f: &mut fmt::Formatter<'_>, surface: Surface) -> fmt::Result {
         let findings: Vec<String> = self.suspicions.iter().map(ToString::to_string).collect();
         write!(f, "{}. Nothing was written.", findings.join(". Also, "))?;
         if !self.would_write.is_empty() {
@@ -216,16 +217,22 @@ impl fmt::Display for Refusal {
         // Forced, a no-op still writes nothing to its file (FORMAT.md §7.8):
         // force only lets the document's other sections apply.
         if self.suspicions.iter().all(|s| *s == Suspicion::NoChange) {
-            return f.write_str(
-                "\nSent again with force set, the document still leaves this file as it is; that \
-                 only lets its other sections, if any, be written without this one.",
+            return write!(
+                f,
+                "\nSent again with {}, the document still leaves this file as it is; that only lets \
+                 its other sections, if any, be written without this one.",
+                surface.name(Name::ForceSet)
             );
         }
-        f.write_str(
-            "\nIf the document is right as it is, send it again with force set to write it exactly as sent.",
+        write!(
+            f,
+            "\nIf the document is right as it is, send it again with {} to write it exactly as sent.",
+            surface.name(Name::ForceSet)
         )
     }
 }
+
+display_as_mcp!(Refusal);
 
 impl std::error::Error for Refusal {}
 

@@ -39,6 +39,7 @@ use crate::document::Section;
 use crate::lower::{FileOp, Lowered, Registers, lower_with};
 use crate::plan::{Applied, plan};
 use crate::rebase::{RebaseLimit, rebase};
+use crate::surface::Output;
 use crate::tag::{Fingerprint, SnapshotTag, TagScheme};
 use crate::text::{Text, has_lone_cr};
 use crate::view::{PreviewShape, excerpt, live_snapshot, post_edit_preview};
@@ -94,9 +95,10 @@ pub struct EditSettings<'a> {
     pub rebase: RebaseLimit,
     /// Whether the guards refuse what they find (FORMAT.md §7).
     pub guards: Guards,
-    /// The reply's output budget: the advice for a line too long for a
-    /// snapshot names the read that shows it under this budget (§4.4).
-    pub max_output_bytes: usize,
+    /// The reply's output budget and surface: snapshots and previews are
+    /// worded for it, and a line too long for one is named with the read
+    /// that shows it under this budget (FORMAT.md §4.4).
+    pub output: Output,
 }
 
 impl fmt::Debug for EditSettings<'_> {
@@ -106,7 +108,7 @@ impl fmt::Debug for EditSettings<'_> {
             .field("blocks", &self.blocks.is_some())
             .field("rebase", &self.rebase)
             .field("guards", &self.guards)
-            .field("max_output_bytes", &self.max_output_bytes)
+            .field("output", &self.output)
             .finish()
     }
 }
@@ -120,7 +122,7 @@ impl EditSettings<'_> {
             blocks: None,
             rebase: RebaseLimit::Unlimited,
             guards: Guards::Refuse,
-            max_output_bytes: crate::DEFAULT_MAX_OUTPUT_BYTES,
+            output: Output::from(crate::DEFAULT_MAX_OUTPUT_BYTES),
         }
     }
 }
@@ -203,7 +205,7 @@ pub fn edit_file(
         input,
         text: &live,
         base,
-        max_output_bytes: settings.max_output_bytes,
+        output: settings.output,
     };
     let mut index = LazyIndex::new(settings.blocks, input.display, live.body());
     let section = input.section;
@@ -269,7 +271,7 @@ struct LiveFile<'i, 't> {
     text: &'t Text<'t>,
     base: Fingerprint,
     /// The reply's output budget.
-    max_output_bytes: usize,
+    output: Output,
 }
 
 impl LiveFile<'_, '_> {
@@ -288,7 +290,7 @@ impl LiveFile<'_, '_> {
                 self.base.tag,
                 self.text,
                 anchors,
-                self.max_output_bytes,
+                self.output,
             ),
             live: Some(self.base),
         })
@@ -381,7 +383,7 @@ fn finish(
         &new_text,
         &applied.focus,
         shape,
-        settings.max_output_bytes,
+        settings.output,
     );
     Ok(FileEdit {
         bytes: applied.bytes,

@@ -15,6 +15,8 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use crate::surface::{Name, Surface, Word, display_as_mcp};
+
 use crate::document::{LineRange, OpKind, Pasted, Section, Target};
 use crate::parse::ParseError;
 use crate::plan::OpRef;
@@ -44,8 +46,8 @@ pub enum Repair {
     },
 }
 
-impl fmt::Display for Repair {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Word for Repair {
+    fn word(&self, f: &mut fmt::Formatter<'_>, surface: Surface) -> fmt::Result {
         match self {
             Repair::MinusRows { op, lines } => write!(
                 f,
@@ -57,13 +59,15 @@ impl fmt::Display for Repair {
                 f,
                 "{op}: every row started with its number as a read shows {} (N:text); the numbers \
                  were left out (a + row holds only the line's text; if the lines really begin with \
-                 those numbers, send the document again with force set, which writes rows exactly as \
-                 sent)",
-                lines_phrase(*lines)
+                 those numbers, send the document again with {}, which writes rows exactly as sent)",
+                lines_phrase(*lines),
+                surface.name(Name::ForceSet)
             ),
         }
     }
 }
+
+display_as_mcp!(Repair);
 
 /// The section with its pasted bodies repaired against `snapshot` (the
 /// text the section's line numbers name), and the repairs made.

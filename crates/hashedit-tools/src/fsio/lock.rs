@@ -28,7 +28,7 @@ use rustix::fs::{AtFlags, FlockOperation, Stat};
 use rustix::io::Errno;
 
 use super::open::{map_errno, open_in_dir, open_parent, read_bounded, same_inode, split};
-use crate::error::{ErrorKind, ToolError, ToolResult, os_message};
+use crate::error::{ErrorKind, Hint, ToolError, ToolResult, os_message};
 use crate::workspace::{ResolvedPath, Workspace};
 
 /// How long a locker waits for another writer before giving up with
@@ -259,10 +259,10 @@ fn lock_one(
 ) -> ToolResult<LockedFile> {
     let display = path.display.as_str();
     if !path.exists {
-        return Err(ToolError::new(
-            ErrorKind::NotFound,
-            format!("{display} does not exist; check the path with glob or list_dir"),
-        ));
+        return Err(
+            ToolError::new(ErrorKind::NotFound, format!("{display} does not exist"))
+                .with_hint(Hint::CheckPath),
+        );
     }
     let (parent, name) = split(ws, path)?;
     let dir = open_parent(ws.root(), parent, display)?;

@@ -10,7 +10,7 @@ use std::path::{Component, Path};
 use rustix::fs::{AtFlags, FileType, Mode, OFlags, Stat};
 use rustix::io::Errno;
 
-use crate::error::{ErrorKind, ToolError, ToolResult, os_message};
+use crate::error::{ErrorKind, Hint, ToolError, ToolResult, os_message};
 use crate::workspace::{ResolvedPath, Workspace};
 
 /// Opens `path` read-only for reading its bytes.
@@ -202,8 +202,9 @@ impl Special {
             Special::Directory => {
                 return ToolError::new(
                     ErrorKind::NotARegularFile,
-                    format!("{display} is a directory; use list_dir to see its entries"),
-                );
+                    format!("{display} is a directory"),
+                )
+                .with_hint(Hint::ListEntries);
             }
             Special::Fifo => "a FIFO (named pipe)",
             Special::Socket => "a socket",
@@ -277,10 +278,9 @@ pub(super) fn map_errno(action: &str, display: &str, errno: Errno) -> ToolError 
     if errno == Errno::NOENT {
         return ToolError::new(
             ErrorKind::NotFound,
-            format!(
-                "{display} does not exist (it may have just been removed); check the path with glob or list_dir"
-            ),
-        );
+            format!("{display} does not exist (it may have just been removed)"),
+        )
+        .with_hint(Hint::CheckPath);
     }
     ToolError::io(action, display, &io::Error::from(errno))
 }

@@ -4,8 +4,7 @@ use std::ops::ControlFlow;
 use std::path::Path;
 
 use globset::{GlobBuilder, GlobMatcher, GlobSetBuilder};
-use hashedit_core::truncate_to_budget;
-use serde_json::json;
+use hashedit_core::{Name, Surface, truncate_to_budget};
 use unicode_normalization::UnicodeNormalization;
 
 use super::budget::{fit, listing_tail, render_listing};
@@ -16,7 +15,7 @@ use super::{
 };
 use crate::args::GlobArgs;
 use crate::error::{ErrorKind, ToolError, ToolResult};
-use crate::outcome::Outcome;
+use crate::outcome::{GlobFacts, GlobSkipped, Outcome};
 use crate::workspace::{display_path, raw_path, unicode_form};
 
 /// What `glob` tells the model it can narrow.
@@ -180,7 +179,7 @@ fn collect_paths(
     pattern: &PathGlob,
     max_results: usize,
     limits: &Limits,
-    skipped: &mut GlobSkipped,
+    skipped: &mut Passed,
 ) -> (Vec<String>, Option<Stop>) {
     let mut paths = Vec::new();
     let rules = WalkRules {
@@ -356,7 +355,7 @@ impl GlobFilter {
 
 /// Entries a glob walk met but did not list.
 #[derive(Debug, Default, Clone)]
-struct GlobSkipped {
+struct Passed {
     /// FIFOs, sockets and devices whose path matched the pattern.
     special: usize,
     /// Symbolic links whose path matched the pattern (not followed).
@@ -375,8 +374,8 @@ struct GlobSkipped {
     normalised: Vec<usize>,
 }
 
-impl GlobSkipped {
-    fn reasons(&self) -> impl Iterator<Item = String> {
+impl Passed {
+    fn reasons(&self, surface: Surface) -> impl Iterator<Item = String> {
         let special = (self.special > 0).then(|| {
             format!(
                 "{} not listed (FIFO, socket or device)",
@@ -385,16 +384,19 @@ impl GlobSkipped {
         });
         let symlinks = (self.symlinks > 0).then(|| {
             format!(
-                "{} not listed, since links are not followed: list_dir shows {}, and read_file takes a \
-                 link to a file inside the workspace",
+                "{} not listed, since links are not followed: {} shows {}, and {} takes a link to a \
+                 file inside the workspace",
                 plural(self.symlinks, "matching symlink", "matching symlinks"),
-                if self.symlinks == 1 { "it" } else { "them" }
+                surface.name(Name::List),
+                if self.symlinks == 1 { "it" } else { "them" },
+                surface.name(Name::Read)
             )
         });
         let hidden = (self.hidden > 0).then(|| {
             format!(
-                "{} not shown, which include_hidden=true shows",
-                plural(self.hidden, "hidden entry", "hidden entries")
+                "{} not shown, which {} shows",
+                plural(self.hidden, "hidden entry", "hidden entries"),
+                surface.name(Name::Hidden)
             )
         });
         let entries = (self.unreadable > 0).then(|| {
@@ -409,7 +411,7 @@ impl GlobSkipped {
             hidden,
             unreadable_dirs_reason(self.unreadable_dirs),
             entries,
-            ignored_reason(self.ignored),
+            ignored_reason(self.ignored, surface),
         ]
         .into_iter()
         .flatten()
@@ -471,7 +473,7 @@ pub fn glob_with(
     let max_results = clamp_cap(args.max_results, DEFAULT_MAX_RESULTS);
     check_target(scope.target, scope.display)?;
     let limits = Limits::start(options);
-    let mut skipped = GlobSkipped::default();
+    let mut skipped = Passed::default();
     let (paths, stop) = collect_paths(scope, args, &pattern, max_results, &limits, &mut skipped);
 
     let summary = |shown: usize, cut: bool| {
@@ -484,7 +486,7 @@ pub fn glob_with(
         if let Some(stop) = stop.filter(|s| !(cut && *s == Stop::ResultLimit)) {
             reasons.push(stop.describe(NARROW, &limits));
         }
-        reasons.extend(skipped.reasons());
+        reasons.extend(skipped.reasons(limits.surface));
         let counts = if paths.is_empty() {
             with_reasons(
                 format!(
@@ -521,22 +523,22 @@ pub fn glob_with(
     } else {
         stop.map(Stop::name)
     };
-    let structured = json!({
-        "paths": paths[..shown.shown],
-        "count": shown.shown,
-        "stop": stop_name,
-        "skipped": {
-            "special": skipped.special,
-            "symlinks": skipped.symlinks,
-            "hidden": skipped.hidden,
-            "unreadable_dirs": skipped.unreadable_dirs,
-            "unreadable": skipped.unreadable,
-            "ignored": skipped.ignored,
+    let facts = GlobFacts {
+        paths: paths[..shown.shown].to_vec(),
+        count: shown.shown,
+        stop: stop_name,
+        skipped: GlobSkipped {
+            special: skipped.special,
+            symlinks: skipped.symlinks,
+            hidden: skipped.hidden,
+            unreadable_dirs: skipped.unreadable_dirs,
+            unreadable: skipped.unreadable,
+            ignored: skipped.ignored,
         },
-    });
+    };
     Ok(Outcome::new(
         truncate_to_budget(text, max_output_bytes),
-        structured,
+        facts,
     ))
 }
 

@@ -1,13 +1,12 @@
 //! The `list_dir` tool: the immediate entries of one directory.
 
-use hashedit_core::truncate_to_budget;
-use serde_json::json;
+use hashedit_core::{Name, Surface, truncate_to_budget};
 
 use super::budget::{fit, listing_tail, render_listing};
 use super::{Leftovers, SearchOptions, SearchScope, budget_reason};
 use crate::error::{ErrorKind, ToolError, ToolResult};
 use crate::fsio::is_temp_leftover;
-use crate::outcome::Outcome;
+use crate::outcome::{ListDirFacts, ListEntry, Outcome};
 use crate::workspace::display_path;
 
 /// What `list_dir` tells the model it can narrow.
@@ -44,8 +43,9 @@ pub fn list_dir_with(
     if !metadata.is_dir() {
         let what = if metadata.is_file() {
             format!(
-                "{} is a file, not a directory; read it with read_file",
-                scope.display
+                "{} is a file, not a directory; read it with {}",
+                scope.display,
+                options.surface.name(Name::Read)
             )
         } else {
             format!(
@@ -90,17 +90,22 @@ pub fn list_dir_with(
     }
     entries.sort_by(|a, b| a.shown.as_bytes().cmp(b.shown.as_bytes()));
 
-    let hidden_note = leftovers_note(leftovers);
+    let hidden_note = leftovers_note(leftovers, options.surface);
     if entries.is_empty() {
-        let structured = json!({"path": scope.display, "entries": [], "total": 0, "truncated": false,
-            "hidden": leftovers});
+        let facts = ListDirFacts {
+            path: scope.display.to_string(),
+            entries: Vec::new(),
+            total: 0,
+            truncated: false,
+            hidden: leftovers,
+        };
         let text = match &hidden_note {
             Some(note) => format!("{EMPTY_DIRECTORY}\n\n{note}"),
             None => EMPTY_DIRECTORY.to_string(),
         };
         return Ok(Outcome::new(
             truncate_to_budget(text, max_output_bytes),
-            structured,
+            facts,
         ));
     }
     let rows: Vec<&str> = entries.iter().map(|e| e.shown.as_str()).collect();
@@ -135,35 +140,39 @@ pub fn list_dir_with(
         let text = render_listing(rows[..fitted.shown].iter().copied(), &notice(fitted.shown));
         (text, fitted.shown)
     };
-    let listed: Vec<_> = entries[..shown]
-        .iter()
-        .map(|entry| json!({"name": entry.name, "kind": entry.kind}))
-        .collect();
-    let structured = json!({
-        "path": scope.display,
-        "entries": listed,
-        "total": entries.len(),
-        "truncated": shown < entries.len(),
-        "hidden": leftovers,
-    });
+    let facts = ListDirFacts {
+        path: scope.display.to_string(),
+        total: entries.len(),
+        truncated: shown < entries.len(),
+        hidden: leftovers,
+        entries: entries
+            .into_iter()
+            .take(shown)
+            .map(|entry| ListEntry {
+                name: entry.name,
+                kind: entry.kind,
+            })
+            .collect(),
+    };
     Ok(Outcome::new(
         truncate_to_budget(text, max_output_bytes),
-        structured,
+        facts,
     ))
 }
 
 /// The line under a listing that left out `leftovers` unfinished temp
 /// files (FORMAT.md §8.1); `None` when there are none.
-fn leftovers_note(leftovers: usize) -> Option<String> {
+fn leftovers_note(leftovers: usize, surface: Surface) -> Option<String> {
     (leftovers > 0).then(|| {
         format!(
-            "({} not shown: unfinished temp {} of a killed write; include_hidden=true shows {})",
+            "({} not shown: unfinished temp {} of a killed write; {} shows {})",
             if leftovers == 1 {
                 "1 hidden entry".to_string()
             } else {
                 format!("{leftovers} hidden entries")
             },
             if leftovers == 1 { "file" } else { "files" },
+            surface.name(Name::Hidden),
             if leftovers == 1 { "it" } else { "them" }
         )
     })

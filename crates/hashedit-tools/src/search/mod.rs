@@ -30,6 +30,8 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use hashedit_core::{Name, Surface};
+
 use crate::cancel::CancelToken;
 
 mod budget;
@@ -101,6 +103,8 @@ pub struct SearchOptions {
     /// (`.hashedit-<16 hex>.tmp`, left by a killed process); `glob` and
     /// `grep` show them with `include_hidden`.
     pub leftovers: Leftovers,
+    /// The surface the reply is worded for.
+    pub surface: Surface,
 }
 
 /// Whether a listing shows hashedit's unfinished temp files.
@@ -122,6 +126,7 @@ impl Default for SearchOptions {
             max_entries: MAX_WALK_ENTRIES,
             cancel: None,
             leftovers: Leftovers::Hide,
+            surface: Surface::Mcp,
         }
     }
 }
@@ -168,7 +173,10 @@ impl Stop {
     /// The model-facing reason; `narrow` names what the tool can narrow.
     pub(crate) fn describe(self, narrow: &str, limits: &Limits) -> String {
         match self {
-            Stop::ResultLimit => format!("max_results reached; narrow {narrow} to see the rest"),
+            Stop::ResultLimit => format!(
+                "{} reached; narrow {narrow} to see the rest",
+                limits.surface.name(Name::MaxResults)
+            ),
             Stop::ScanLimit => format!(
                 "walk stopped after {} entries; search a narrower path",
                 limits.max_entries
@@ -216,6 +224,8 @@ pub(crate) struct Limits {
     pub(crate) time_limit: Duration,
     pub(crate) max_entries: usize,
     pub(crate) cancel: Option<CancelToken>,
+    /// The surface the reply is worded for.
+    pub(crate) surface: Surface,
 }
 
 impl Limits {
@@ -228,6 +238,7 @@ impl Limits {
             time_limit: options.time_limit,
             max_entries: options.max_entries,
             cancel: options.cancel.clone(),
+            surface: options.surface,
         }
     }
 
@@ -251,11 +262,12 @@ pub(crate) fn clamp_cap(value: Option<usize>, default: usize) -> usize {
 }
 
 /// The reason given for entries ignore rules kept out of a search.
-pub(crate) fn ignored_reason(n: usize) -> Option<String> {
+pub(crate) fn ignored_reason(n: usize, surface: Surface) -> Option<String> {
     (n > 0).then(|| {
         format!(
-            "{} skipped by .gitignore/.ignore rules, which no_ignore lifts",
-            plural(n, "entry", "entries")
+            "{} skipped by .gitignore/.ignore rules, which {} lifts",
+            plural(n, "entry", "entries"),
+            surface.name(Name::NoIgnore)
         )
     })
 }

@@ -6,7 +6,7 @@ use crate::context::ToolContext;
 use crate::error::ToolResult;
 use crate::outcome::Outcome;
 use crate::search::{self, Leftovers, SearchOptions, SearchScope};
-use crate::workspace::{Resolve, Workspace};
+use crate::workspace::Resolve;
 
 /// Runs `grep` under `args.path` (default: the workspace root).
 ///
@@ -94,7 +94,7 @@ use crate::workspace::{Resolve, Workspace};
 /// Path errors: `NotFound` and `PathOutsideWorkspace`.
 pub fn grep(cx: &ToolContext, args: &GrepArgs) -> ToolResult<Outcome> {
     let ws = cx.ws;
-    let outcome = in_scope(ws, args.path.as_deref().unwrap_or("."), |scope| {
+    let outcome = in_scope(cx, args.path.as_deref().unwrap_or("."), |scope| {
         search::grep_with(
             scope,
             args,
@@ -147,7 +147,7 @@ pub fn grep(cx: &ToolContext, args: &GrepArgs) -> ToolResult<Outcome> {
 /// target is a FIFO, socket or device (never opened).
 pub fn glob(cx: &ToolContext, args: &GlobArgs) -> ToolResult<Outcome> {
     let ws = cx.ws;
-    in_scope(ws, args.path.as_deref().unwrap_or("."), |scope| {
+    in_scope(cx, args.path.as_deref().unwrap_or("."), |scope| {
         search::glob_with(scope, args, ws.max_output_bytes(), &search_options(cx))
     })
 }
@@ -195,7 +195,7 @@ pub fn list_dir(cx: &ToolContext, args: &ListDirArgs) -> ToolResult<Outcome> {
         },
         ..search_options(cx)
     };
-    in_scope(ws, &args.path, |scope| {
+    in_scope(cx, &args.path, |scope| {
         search::list_dir_with(scope, ws.max_output_bytes(), &options)
     })
 }
@@ -204,6 +204,7 @@ pub fn list_dir(cx: &ToolContext, args: &ListDirArgs) -> ToolResult<Outcome> {
 fn search_options(cx: &ToolContext) -> SearchOptions {
     SearchOptions {
         cancel: cx.cancel.cloned(),
+        surface: cx.surface,
         ..SearchOptions::default()
     }
 }
@@ -212,14 +213,18 @@ fn search_options(cx: &ToolContext) -> SearchOptions {
 /// `run` on it; the resolution's error (`NotFound`,
 /// `PathOutsideWorkspace`, …) is returned as is.
 fn in_scope<T>(
-    ws: &Workspace,
+    cx: &ToolContext,
     path: &str,
     run: impl FnOnce(&SearchScope<'_>) -> ToolResult<T>,
 ) -> ToolResult<T> {
-    let resolved = ws.resolve(path, Resolve::Existing)?;
-    run(&SearchScope {
-        root: ws.root(),
-        target: &resolved.target,
-        display: &resolved.display,
-    })
+    let ws = cx.ws;
+    let resolved = ws.resolve(path, Resolve::Existing);
+    let searched = resolved.and_then(|resolved| {
+        run(&SearchScope {
+            root: ws.root(),
+            target: &resolved.target,
+            display: &resolved.display,
+        })
+    });
+    searched.map_err(|e| e.worded(cx.surface))
 }

@@ -8,16 +8,16 @@
 use std::io::Read;
 
 use hashedit_core::{
-    DecodeError, LineScanner, ScanOutcome, read_view, row_budget_for, window_request,
+    DecodeError, LineScanner, Name, Output, ScanOutcome, Surface, WindowError, Worded, read_view,
+    row_budget_for, window_request,
 };
-use serde_json::json;
 
 use super::image::image_mime;
 use crate::args::ReadFileArgs;
 use crate::context::ToolContext;
 use crate::error::{ErrorKind, ToolError, ToolResult};
 use crate::fsio;
-use crate::outcome::Outcome;
+use crate::outcome::{ImageFacts, Outcome, ReadFacts};
 use crate::session::{MAX_TEXT_BYTES_PER_SNAPSHOT, Session};
 use crate::workspace::{Resolve, ResolvedPath};
 
@@ -58,7 +58,7 @@ impl ChunkBuffer {
 /// image itself for surfaces that show one when its base64 form fits the
 /// output budget; else the line says it is too large to show.
 fn image_outcome(
-    ws: &crate::workspace::Workspace,
+    output: Output,
     display: &str,
     mime: &'static str,
     head: &[u8],
@@ -68,23 +68,29 @@ fn image_outcome(
         .metadata()
         .map_err(|e| ToolError::io("read", display, &e))?
         .len();
-    let budget = ws.max_output_bytes() as u64;
+    let budget = output.max_bytes as u64;
     let encoded = bytes.div_ceil(3) * 4;
-    let structured = json!({"path": display, "mime": mime, "bytes": bytes});
+    let facts = ImageFacts {
+        path: display.to_string(),
+        mime,
+        bytes,
+    };
     if encoded > budget {
-        return Ok(Outcome::new(
-            format!(
-                "{mime} image ({bytes} bytes; not shown: {encoded} bytes as base64, over the output budget \
-                 of {budget} bytes)"
+        // The CLI never shows an image, so it says only what the file is.
+        let text = match output.surface {
+            Surface::Mcp => format!(
+                "{mime} image ({bytes} bytes; not shown: {encoded} bytes as base64, over the output \
+                 budget of {budget} bytes)"
             ),
-            structured,
-        ));
+            Surface::Cli => format!("{mime} image ({bytes} bytes)"),
+        };
+        return Ok(Outcome::new(text, facts));
     }
     let mut whole = head.to_vec();
     file.take(budget)
         .read_to_end(&mut whole)
         .map_err(|e| ToolError::io("read", display, &e))?;
-    let mut outcome = Outcome::new(format!("{mime} image ({bytes} bytes)"), structured);
+    let mut outcome = Outcome::new(format!("{mime} image ({bytes} bytes)"), facts);
     outcome.image = Some(crate::outcome::Image { mime, bytes: whole });
     Ok(outcome)
 }
@@ -119,12 +125,13 @@ fn cut_short(display: &str, mime: &str) -> ToolError {
 }
 
 /// Maps a decode failure of `display` to the tool error the model sees.
-fn decode_error(display: &str, error: &DecodeError) -> ToolError {
+fn decode_error(display: &str, error: &DecodeError, surface: Surface) -> ToolError {
     ToolError::new(
         error.class().into(),
         format!(
-            "{display} {}; read_file shows UTF-8 text only, so no snapshot tag was issued",
-            error.describe()
+            "{display} {}; {} shows UTF-8 text only, so no snapshot tag was issued",
+            error.describe(),
+            surface.name(Name::Read)
         ),
     )
 }
@@ -140,8 +147,13 @@ fn decode_error(display: &str, error: &DecodeError) -> ToolError {
 /// `NotFound`, `PathOutsideWorkspace`, `NotARegularFile`, `Binary`,
 /// `NotUtf8`, `UnsupportedEncoding`, `Io`.
 pub fn read_file(cx: &ToolContext, args: &ReadFileArgs) -> ToolResult<Outcome> {
+    read_in(cx, args).map_err(|e| e.worded(cx.surface))
+}
+
+fn read_in(cx: &ToolContext, args: &ReadFileArgs) -> ToolResult<Outcome> {
+    let worded = |e: WindowError| Worded(&e, cx.surface).to_string();
     window_request(args.offset, args.limit, 0)
-        .map_err(|e| ToolError::new(ErrorKind::InvalidArguments, e.to_string()))?;
+        .map_err(|e| ToolError::new(ErrorKind::InvalidArguments, worded(e)))?;
     let resolved = cx.ws.resolve(&args.path, Resolve::Existing)?;
     let note = resolved.note.clone();
     let mut outcome = read_resolved(cx, args, resolved)?;
@@ -156,8 +168,10 @@ fn read_resolved(
     resolved: ResolvedPath,
 ) -> ToolResult<Outcome> {
     let ws = cx.ws;
-    let request = window_request(args.offset, args.limit, 0)
-        .map_err(|e| ToolError::new(ErrorKind::InvalidArguments, e.to_string()))?;
+    let request = window_request(args.offset, args.limit, 0).map_err(|e| {
+        let message = Worded(&e, cx.surface).to_string();
+        ToolError::new(ErrorKind::InvalidArguments, message)
+    })?;
     let display = resolved.display.clone();
     let mut file = fsio::open_regular(ws, &resolved)?;
     let request = hashedit_core::WindowRequest {
@@ -183,7 +197,7 @@ fn read_resolved(
                 if !decodable(mime, &buf[..n], &file) {
                     return Err(cut_short(&display, mime));
                 }
-                return image_outcome(ws, &display, mime, &buf[..n], &mut file);
+                return image_outcome(cx.output(), &display, mime, &buf[..n], &mut file);
             }
         }
         scanner.update(&buf[..n]);
@@ -203,23 +217,27 @@ fn read_resolved(
             kept = None;
         }
     }
-    let scan: ScanOutcome = scanner.finish().map_err(|e| decode_error(&display, &e))?;
+    let scan: ScanOutcome = scanner
+        .finish()
+        .map_err(|e| decode_error(&display, &e, cx.surface))?;
     if let Some(session) = cx.session {
         session.record(&resolved.target, scan.fingerprint, kept.as_deref());
     }
     // Every window error (zero offset or limit, offset past the end) is a
     // bad argument.
-    let text = read_view(&display, &scan, ws.max_output_bytes())
-        .map_err(|e| ToolError::new(ErrorKind::InvalidArguments, format!("{display}: {e}")))?;
+    let text = read_view(&display, &scan, cx.output()).map_err(|e| {
+        let message = format!("{display}: {}", Worded(&e, cx.surface));
+        ToolError::new(ErrorKind::InvalidArguments, message)
+    })?;
     let end = scan.start + scan.rows.len() - 1;
-    let structured = json!({
-        "path": display,
-        "tag": scan.tag.to_string(),
-        "total_lines": scan.total_lines,
-        "start": scan.start,
-        "end": end.min(scan.total_lines),
-        "partial": scan.start > 1 || end < scan.total_lines,
-    });
+    let facts = ReadFacts {
+        tag: scan.tag.to_string(),
+        total_lines: scan.total_lines,
+        start: scan.start,
+        end: end.min(scan.total_lines),
+        partial: scan.start > 1 || end < scan.total_lines,
+        path: display,
+    };
     // A read that shows no row is its header and the footer saying why and
     // what to pass instead: both are kept whole, even past a budget too
     // small for them (FORMAT.md §4.2).
@@ -228,5 +246,5 @@ fn read_resolved(
     } else {
         hashedit_core::truncate_to_budget(text, ws.max_output_bytes())
     };
-    Ok(Outcome::new(text, structured))
+    Ok(Outcome::new(text, facts))
 }

@@ -6,14 +6,13 @@
 //! overwrite of a file that changed (§3 item 4). Content that looks like a
 //! pasted read view is refused rather than stripped (handed case D14).
 
-use hashedit_core::{SnapshotTag, Text, chain_snapshot};
-use serde_json::json;
+use hashedit_core::{Name, Output, SnapshotTag, Surface, Text, chain_snapshot};
 
 use crate::args::WriteArgs;
 use crate::context::ToolContext;
 use crate::error::{ErrorKind, ToolError, ToolResult};
 use crate::fsio;
-use crate::outcome::Outcome;
+use crate::outcome::{Outcome, WriteFacts};
 use crate::workspace::{Resolve, ResolvedPath, Workspace, display_path, raw_path};
 
 /// Largest file `write` replaces or creates (bytes): the edit cap.
@@ -94,18 +93,22 @@ pub fn looks_like_read_rows(content: &str) -> bool {
 /// `PermissionDenied`, `PathOutsideWorkspace`, `NotARegularFile`,
 /// `Conflict`, `LockTimeout`, `Io`.
 pub fn write(cx: &ToolContext, args: &WriteArgs) -> ToolResult<Outcome> {
+    write_in(cx, args).map_err(|e| e.worded(cx.surface))
+}
+
+fn write_in(cx: &ToolContext, args: &WriteArgs) -> ToolResult<Outcome> {
     let ws = cx.ws;
     let expected_tag = expected_tag(args.tag.as_deref())?;
     let resolved = ws.resolve(&args.path, Resolve::MayCreate)?;
     ws.check_writable(&resolved)?;
     let display = resolved.display.clone();
     if args.force != Some(true) {
-        check_pasted(&args.content, &display)?;
+        check_pasted(&args.content, &display, cx.surface)?;
     }
     check_size(&args.content, &display)?;
     let bytes = args.content.as_bytes();
     let (created, notice) = if resolved.exists {
-        (false, replace_existing(ws, &resolved, expected_tag, bytes)?)
+        (false, replace_existing(cx, &resolved, expected_tag, bytes)?)
     } else {
         if expected_tag.is_some() {
             return Err(ToolError::new(
@@ -125,7 +128,7 @@ pub fn write(cx: &ToolContext, args: &WriteArgs) -> ToolResult<Outcome> {
         session.record(&resolved.target, fingerprint, Some(bytes));
     }
     let mut outcome = reply(
-        ws,
+        cx.output(),
         &display,
         bytes,
         fingerprint.tag,
@@ -170,7 +173,7 @@ fn lowercase_tag_warning(written: Option<&str>, tag: Option<SnapshotTag>) -> Opt
 
 /// Refuses content that is read output pasted back: with its header, or
 /// numbered rows alone.
-fn check_pasted(content: &str, display: &str) -> ToolResult<()> {
+fn check_pasted(content: &str, display: &str, surface: Surface) -> ToolResult<()> {
     let shape = if looks_like_read_output(content) {
         "starts with a [path#TAG] header and numbered rows"
     } else if looks_like_read_rows(content) {
@@ -183,7 +186,8 @@ fn check_pasted(content: &str, display: &str) -> ToolResult<()> {
         format!(
             "the content for {display} {shape}, like read output; nothing was written. Send the \
              file's exact text without the header and without the N: prefixes; if the file really \
-             holds these lines, send it again with force: true"
+             holds these lines, send it again with {}",
+            surface.name(Name::Force)
         ),
     ))
 }
@@ -205,12 +209,12 @@ fn check_size(content: &str, display: &str) -> ToolResult<()> {
 /// Replaces an existing file under its lock, unless `expected` is given
 /// and the live file's tag differs; returns the notice for the reply.
 fn replace_existing(
-    ws: &Workspace,
+    cx: &ToolContext,
     resolved: &ResolvedPath,
     expected: Option<SnapshotTag>,
     bytes: &[u8],
 ) -> ToolResult<Option<String>> {
-    let display = &resolved.display;
+    let (ws, display) = (cx.ws, &resolved.display);
     let mut locked = fsio::lock_existing(ws, resolved, WRITE_MAX_BYTES)?;
     let live_tag = ws.tag_scheme().tag_of(&locked.original);
     let live_text = Text::decode(&locked.original);
@@ -220,9 +224,11 @@ fn replace_existing(
         let message = match &live_text {
             Ok(text) => format!(
                 "{display}: snapshot tag {expected} is stale: the file's tag is now {live_tag} (it \
-                 changed since that snapshot, or the tag was mistyped); nothing was written. Check the live snapshot below, then write again \
-                 with tag {live_tag} if you still mean to replace it:\n{}",
-                chain_snapshot(display, live_tag, text, &[], ws.max_output_bytes())
+                 changed since that snapshot, or the tag was mistyped); nothing was written. Check the \
+                 live snapshot below, then write again with {} {live_tag} if you still mean to replace \
+                 it:\n{}",
+                cx.surface.name(Name::Tag),
+                chain_snapshot(display, live_tag, text, &[], cx.output())
             ),
             Err(_) => format!(
                 "{display}: snapshot tag {expected} is stale (the file is not UTF-8 text now); \
@@ -260,7 +266,7 @@ fn created_through_symlink(ws: &Workspace, resolved: &ResolvedPath) -> Option<St
 
 /// The reply to a write of `bytes` (tag `tag`) to `display`.
 fn reply(
-    ws: &Workspace,
+    output: Output,
     display: &str,
     bytes: &[u8],
     tag: SnapshotTag,
@@ -275,8 +281,8 @@ fn reply(
     }
     let text = match Text::decode(bytes) {
         Ok(text) => {
-            let snapshot = chain_snapshot(display, tag, &text, &[], ws.max_output_bytes());
-            if out.len() + snapshot.len() <= ws.max_output_bytes() {
+            let snapshot = chain_snapshot(display, tag, &text, &[], output);
+            if out.len() + snapshot.len() <= output.max_bytes {
                 out.push_str(&snapshot);
             } else {
                 // Long lines: keep the header so the write still chains.
@@ -292,21 +298,22 @@ fn reply(
             out.truncate(out.len() - 2);
             out.push_str(&format!(
                 " ({} bytes). The content is not editable text ({e}), so no snapshot tag is issued; \
-                 read_file and edit will refuse this file",
-                bytes.len()
+                 {} and edit will refuse this file",
+                bytes.len(),
+                output.surface.name(Name::Read)
             ));
             None
         }
     };
     Outcome::new(
-        hashedit_core::truncate_to_budget(out, ws.max_output_bytes()),
-        json!({
-            "path": display,
-            "tag": text.as_ref().map(|_| tag.to_string()),
-            "created": created,
-            "bytes": bytes.len(),
-            "lines": text.as_ref().map(Text::line_count),
-        }),
+        hashedit_core::truncate_to_budget(out, output.max_bytes),
+        WriteFacts {
+            path: display.to_string(),
+            tag: text.as_ref().map(|_| tag.to_string()),
+            created,
+            bytes: bytes.len(),
+            lines: text.as_ref().map(Text::line_count),
+        },
     )
 }
 

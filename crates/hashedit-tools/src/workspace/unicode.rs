@@ -84,11 +84,11 @@ pub(super) fn look_alike_error(written: &str, twins: &[OsString]) -> crate::erro
         crate::error::ErrorKind::InvalidArguments,
         format!(
             "{written} does not exist, and creating it would add a look-alike of {}, the same name under \
-             Unicode normalisation; nothing was written. Name one of them by its stored spelling (list the \
-             directory with list_dir)",
+             Unicode normalisation; nothing was written. Name one of them by its stored spelling",
             names.join(" and ")
         ),
     )
+    .with_hint(crate::error::Hint::ListParent)
 }
 
 /// `NFC`, `NFD` or `mixed`: how `name` is composed.

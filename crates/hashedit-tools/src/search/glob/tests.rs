@@ -1,5 +1,6 @@
 use super::*;
 use crate::search::testutil::{Ws, cancelled_token};
+use serde_json::json;
 use std::time::Duration;
 
 fn args(pattern: &str) -> GlobArgs {
@@ -53,8 +54,8 @@ fn ignored_and_hidden_are_excluded_by_default() {
         "kept.rs\n\n1 file (1 hidden entry not shown, which include_hidden=true shows; 1 entry skipped by \
          .gitignore/.ignore rules, which no_ignore lifts)"
     );
-    assert_eq!(out.structured["paths"], json!(["kept.rs"]));
-    assert_eq!(out.structured["stop"], json!(null));
+    assert_eq!(out.structured()["paths"], json!(["kept.rs"]));
+    assert_eq!(out.structured()["stop"], json!(null));
     let hidden = GlobArgs {
         include_hidden: Some(true),
         ..args("*.rs")
@@ -120,13 +121,13 @@ fn max_results_takes_the_first_paths_in_walk_order() {
         out.text,
         "a.rs\nb.rs\n\n2 files (max_results reached; narrow the pattern or path to see the rest)"
     );
-    assert_eq!(out.structured["stop"], json!("result_limit"));
+    assert_eq!(out.structured()["stop"], json!("result_limit"));
     // Exactly at the cap with nothing left: no "reached … the rest", as
     // there is no rest (beeai #1668).
     let ws = Ws::new(&[("a.rs", b""), ("b.rs", b"")]);
     let exact = run(&ws, ".", &capped);
     assert_eq!(exact.text, "a.rs\nb.rs\n\n2 files");
-    assert_eq!(exact.structured["stop"], json!(null));
+    assert_eq!(exact.structured()["stop"], json!(null));
     let zero = GlobArgs {
         max_results: Some(0),
         ..args("*.rs")
@@ -178,7 +179,7 @@ fn no_match_and_each_stop_reason() {
     };
     let out = glob_with(&scope, &args("*.rs"), 64_000, &cancelled).unwrap();
     assert_eq!(out.text, "no files matching '*.rs' under . (cancelled)");
-    assert_eq!(out.structured["stop"], json!("cancelled"));
+    assert_eq!(out.structured()["stop"], json!("cancelled"));
 
     let late = SearchOptions {
         time_limit: Duration::ZERO,
@@ -199,7 +200,7 @@ fn no_match_and_each_stop_reason() {
         out.text,
         "a.txt\n\n1 file (walk stopped after 2 entries; search a narrower path)"
     );
-    assert_eq!(out.structured["stop"], json!("scan_limit"));
+    assert_eq!(out.structured()["stop"], json!("scan_limit"));
 }
 
 #[test]
@@ -254,9 +255,9 @@ fn budget_stops_at_whole_paths_and_keeps_the_summary() {
             .unwrap();
         let out = glob(&scope, &args("*.rs"), budget).unwrap();
         assert_eq!(out.text, expected, "budget {budget}");
-        let count = out.structured["count"].as_u64().unwrap() as usize;
-        assert_eq!(out.structured["paths"], json!(names[..count]));
-        assert_eq!(out.structured["stop"], json!("output_budget"));
+        let count = out.structured()["count"].as_u64().unwrap() as usize;
+        assert_eq!(out.structured()["paths"], json!(names[..count]));
+        assert_eq!(out.structured()["stop"], json!("output_budget"));
     }
     // The result cap gives way to the budget, which bound first.
     let capped = GlobArgs {
@@ -294,7 +295,7 @@ fn special_files_are_refused_as_targets_and_reported_in_walks() {
         "a.rs\n\n1 file (1 special file not listed (FIFO, socket or device))"
     );
     assert_eq!(
-        out.structured["skipped"],
+        out.structured()["skipped"],
         json!({"special": 1, "symlinks": 0, "hidden": 0, "unreadable_dirs": 0, "unreadable": 0, "ignored": 0})
     );
     // Special files the pattern does not select are not mentioned.
@@ -313,7 +314,7 @@ fn names_with_control_characters_are_quoted_like_read_file_headers() {
         out.text,
         "\"new\\nline.txt\"\nplain.txt\n\"tab\\tx.txt\"\n\n3 files"
     );
-    assert_eq!(out.structured["paths"][0], json!("new\nline.txt"));
+    assert_eq!(out.structured()["paths"][0], json!("new\nline.txt"));
 }
 
 #[test]
@@ -331,7 +332,7 @@ fn names_equal_under_unicode_normalisation_match_and_are_listed_as_stored() {
         "cafe\u{301}.md\n\n1 file\nnote: 'caf\u{e9}*' (NFC) matched 1 path only under Unicode \
          normalisation: 'cafe\u{301}.md' (NFD); listed as stored, which every tool accepts"
     );
-    assert_eq!(out.structured["paths"], json!(["cafe\u{301}.md"]));
+    assert_eq!(out.structured()["paths"], json!(["cafe\u{301}.md"]));
     let out = run(&ws, ".", &args("d\u{e9}/*"));
     assert_eq!(
         out.text,
@@ -360,7 +361,7 @@ fn matching_symlinks_are_counted_not_listed() {
         "no files matching 'link*' under . (1 matching symlink not listed, since links are not \
          followed: list_dir shows it, and read_file takes a link to a file inside the workspace)"
     );
-    assert_eq!(out.structured["skipped"]["symlinks"], json!(1));
+    assert_eq!(out.structured()["skipped"]["symlinks"], json!(1));
     let out = run(&ws, ".", &args("*"));
     assert_eq!(
         out.text,

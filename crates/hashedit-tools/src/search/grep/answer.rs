@@ -4,13 +4,12 @@
 use std::ops::ControlFlow;
 use std::path::Path;
 
-use hashedit_core::{Fingerprint, LONG_ROW_BYTES, header, long_line_hint};
-use serde_json::{Value, json};
+use hashedit_core::{Fingerprint, LONG_ROW_BYTES, Name, Output, Surface, header, long_line_hint};
 
 use super::request::Request;
 use super::scan::{MatchLine, Scan, Skip};
 use crate::args::OutputMode;
-use crate::outcome::Served;
+use crate::outcome::{GrepFacts, GrepFile, GrepMatch, GrepSkipped, Served};
 use crate::search::budget::{Fit, fit, listing_tail};
 use crate::search::{
     Limits, OUTPUT_BUDGET, Stop, budget_reason, ignored_reason, plural, unreadable_dirs_reason,
@@ -69,7 +68,7 @@ impl Skipped {
 
     /// The reasons for the summary: skipped files by cause, then
     /// unreadable directories.
-    fn describe(&self) -> impl Iterator<Item = String> {
+    fn describe(&self, surface: Surface) -> impl Iterator<Item = String> {
         let total = self.files();
         let files = (total > 0).then(|| {
             let parts: Vec<String> = [
@@ -92,19 +91,19 @@ impl Skipped {
         files
             .into_iter()
             .chain(unreadable_dirs_reason(self.unreadable_dirs))
-            .chain(ignored_reason(self.ignored))
+            .chain(ignored_reason(self.ignored, surface))
     }
 
-    fn structured(&self) -> Value {
-        json!({
-            "binary": self.binary,
-            "not_utf8": self.not_utf8,
-            "too_large": self.too_large,
-            "unreadable": self.unreadable,
-            "special": self.special,
-            "unreadable_dirs": self.unreadable_dirs,
-            "ignored": self.ignored,
-        })
+    fn facts(&self) -> GrepSkipped {
+        GrepSkipped {
+            binary: self.binary,
+            not_utf8: self.not_utf8,
+            too_large: self.too_large,
+            unreadable: self.unreadable,
+            special: self.special,
+            unreadable_dirs: self.unreadable_dirs,
+            ignored: self.ignored,
+        }
     }
 }
 
@@ -219,6 +218,14 @@ pub(super) struct Answer<'c, 'a> {
 }
 
 impl Answer<'_, '_> {
+    /// Where the reply goes.
+    fn output(&self) -> Output {
+        Output {
+            max_bytes: self.budget,
+            surface: self.limits.surface,
+        }
+    }
+
     fn hits(&self) -> &[Hit] {
         &self.collector.hits
     }
@@ -265,7 +272,7 @@ impl Answer<'_, '_> {
                 continue;
             }
             for (j, line) in hit.lines.iter().enumerate() {
-                let mut unit = row(line, &display_path(&hit.path), self.budget).len();
+                let mut unit = row(line, &display_path(&hit.path), self.output()).len();
                 if j == 0 {
                     unit += head;
                 }
@@ -337,11 +344,12 @@ impl Answer<'_, '_> {
         let cut = self.cut_by_per_file(view);
         if cut > 0 {
             reasons.push(format!(
-                "{} cut at max_per_file; raise max_per_file or narrow the pattern",
-                plural(cut, "file", "files")
+                "{} cut at {per_file}; raise {per_file} or narrow the pattern",
+                plural(cut, "file", "files"),
+                per_file = self.limits.surface.name(Name::MaxPerFile)
             ));
         }
-        reasons.extend(self.collector.skipped.describe());
+        reasons.extend(self.collector.skipped.describe(self.limits.surface));
         reasons
     }
 
@@ -354,9 +362,11 @@ impl Answer<'_, '_> {
         {
             return self.with_note(format!(
                 "{} was not searched: it is over the {} MiB grep reads of one file, so nothing is known about \
-                 its matches; read_file with offset/limit reads files of any size",
+                 its matches; {} with {} reads files of any size",
                 self.collector.display,
-                crate::search::MAX_NAMED_GREP_FILE_BYTES / (1024 * 1024)
+                crate::search::MAX_NAMED_GREP_FILE_BYTES / (1024 * 1024),
+                self.limits.surface.name(Name::Read),
+                self.limits.surface.name(Name::OffsetLimit)
             ));
         }
         if let Some(offset) = self.collector.skipped.nul_offset.filter(|_| {
@@ -453,7 +463,7 @@ impl Answer<'_, '_> {
             if self.mode() == OutputMode::Content {
                 let rows = self.rows(view, i);
                 for line in &hit.lines[..rows] {
-                    body.push_str(&row(line, &display_path(&hit.path), self.budget));
+                    body.push_str(&row(line, &display_path(&hit.path), self.output()));
                 }
                 if let Some(more) = more_line(hit.total, rows) {
                     body.push_str(&more);
@@ -468,37 +478,41 @@ impl Answer<'_, '_> {
         }
     }
 
-    /// The reply's structured data under `view`.
-    pub(super) fn structured(&self, view: &View) -> Value {
+    /// The reply's facts under `view`.
+    pub(super) fn facts(&self, view: &View) -> GrepFacts {
         let counted = self.mode() != OutputMode::FilesWithMatches;
-        let files: Vec<Value> = self.hits()[..view.files]
+        let files = self.hits()[..view.files]
             .iter()
             .enumerate()
             .map(|(i, hit)| {
                 let rows = self.rows(view, i);
-                json!({
-                    "path": hit.path,
-                    "tag": hit.fingerprint.map(|f| f.tag.to_string()),
-                    "count": counted.then_some(hit.total),
-                    "matches": hit.lines[..rows].iter().map(|l| json!({"line": l.line, "text": l.text})).collect::<Vec<_>>(),
-                    "more": if counted { hit.total - rows } else { 0 },
-                })
+                let matches = hit.lines[..rows].iter().map(|l| GrepMatch {
+                    line: l.line,
+                    text: l.text.clone(),
+                });
+                GrepFile {
+                    path: hit.path.clone(),
+                    tag: hit.fingerprint.map(|f| f.tag.to_string()),
+                    count: counted.then_some(hit.total),
+                    matches: matches.collect(),
+                    more: if counted { hit.total - rows } else { 0 },
+                }
             })
             .collect();
-        json!({
-            "mode": match self.mode() {
-                OutputMode::Content => "content",
-                OutputMode::FilesWithMatches => "files_with_matches",
-                OutputMode::Count => "count",
+        GrepFacts {
+            mode: self.mode(),
+            files,
+            shown: self.shown(view),
+            total: counted.then(|| self.total(view)),
+            files_matched: view.files,
+            files_cut_by_max_per_file: self.cut_by_per_file(view),
+            skipped: self.collector.skipped.facts(),
+            stop: if view.cut {
+                Some(OUTPUT_BUDGET)
+            } else {
+                self.stop.map(Stop::name)
             },
-            "files": files,
-            "shown": self.shown(view),
-            "total": counted.then(|| self.total(view)),
-            "files_matched": view.files,
-            "files_cut_by_max_per_file": self.cut_by_per_file(view),
-            "skipped": self.collector.skipped.structured(),
-            "stop": if view.cut { Some(OUTPUT_BUDGET) } else { self.stop.map(Stop::name) },
-        })
+        }
     }
 }
 
@@ -507,7 +521,7 @@ impl Answer<'_, '_> {
 /// line longer than [`LONG_ROW_BYTES`] is not shown: one row in brackets
 /// names it, its length and the read that shows it (FORMAT.md §7), so a
 /// single huge neighbour cannot push the match itself out of the budget.
-fn row(line: &MatchLine, path: &str, budget: usize) -> String {
+fn row(line: &MatchLine, path: &str, output: Output) -> String {
     let mut out = String::new();
     let context_row = |out: &mut String, context: &super::scan::ContextRow| {
         if context.text.len() <= LONG_ROW_BYTES {
@@ -519,7 +533,7 @@ fn row(line: &MatchLine, path: &str, budget: usize) -> String {
             "[line {} not shown: {} bytes long; {}]\n",
             context.line,
             context.text.len(),
-            long_line_hint(path, number, context.text.len() as u64, budget)
+            long_line_hint(path, number, context.text.len() as u64, output)
         ));
     };
     for context in &line.before {

@@ -14,6 +14,7 @@
 //! A suggestion is only made when it differs from the pattern and would
 //! get no note itself.
 
+use hashedit_core::{Name, Surface};
 use regex_syntax::ast::{Ast, parse::Parser};
 
 /// The BRE escapes Rust reads as literal characters, with what each
@@ -27,12 +28,13 @@ const BRE_ESCAPES: [(&str, &str, &str); 4] = [
 
 /// The note for `pattern` when it has one of the shapes above, else
 /// `None`.
-pub(super) fn note(pattern: &str) -> Option<String> {
-    bre_note(pattern).or_else(|| empty_alternative_note(pattern))
+pub(super) fn note(pattern: &str, surface: Surface) -> Option<String> {
+    let literal = surface.name(Name::Literal);
+    bre_note(pattern, literal).or_else(|| empty_alternative_note(pattern, literal))
 }
 
 /// The note for BRE escapes in `pattern`, if it has any.
-fn bre_note(pattern: &str) -> Option<String> {
+fn bre_note(pattern: &str, set_literal: &str) -> Option<String> {
     let found: Vec<&(&str, &str, &str)> = BRE_ESCAPES
         .iter()
         .filter(|(escape, ..)| has_escape(pattern, escape))
@@ -60,7 +62,7 @@ fn bre_note(pattern: &str) -> Option<String> {
     }
     Some(format!(
         "note: in this regex syntax (Rust's) {literal}, not {meaning_or} as in grep's basic syntax; for \
-         {} write '{meant}', or set literal for the text as written",
+         {} write '{meant}', or {set_literal} for the text as written",
         meaning.join(" and ")
     ))
 }
@@ -102,7 +104,7 @@ fn unescape_bre(pattern: &str) -> String {
 
 /// The note for an empty alternative that makes `pattern` match every
 /// line, if it has one.
-fn empty_alternative_note(pattern: &str) -> Option<String> {
+fn empty_alternative_note(pattern: &str, set_literal: &str) -> Option<String> {
     let ast = Parser::new().parse(pattern).ok()?;
     if !has_empty_branch(&ast) || !matches_every_line(pattern) {
         return None;
@@ -125,8 +127,8 @@ fn empty_alternative_note(pattern: &str) -> Option<String> {
     };
     Some(format!(
         "note: '{pattern}' has an empty alternative (as in '||' or a leading or trailing '|'), which \
-         matches the empty string and so every line; {instead}, or set literal to search for the text \
-         as written"
+         matches the empty string and so every line; {instead}, or {set_literal} to search for the \
+         text as written"
     ))
 }
 
@@ -146,7 +148,7 @@ fn suggestable(pattern: &str, suggestion: &str) -> bool {
         && !suggestion.is_empty()
         && Parser::new().parse(suggestion).is_ok()
         && regex_syntax::Parser::new().parse(suggestion).is_ok()
-        && note(suggestion).is_none()
+        && note(suggestion, Surface::Mcp).is_none()
 }
 
 /// Whether an alternation anywhere in `ast` has an empty branch.

@@ -99,7 +99,7 @@ pub fn grep_with(
     max_output_bytes: usize,
     options: &SearchOptions,
 ) -> ToolResult<Outcome> {
-    let request = Request::compile(args, scheme)?;
+    let request = Request::compile(args, scheme, options.surface)?;
     check_target(scope.target, scope.display)?;
     let base = raw_path(scope.display);
     let limits = Limits::start(options);
@@ -120,7 +120,7 @@ pub fn grep_with(
     let view = answer.fit();
     let mut outcome = Outcome::new(
         truncate_to_budget(answer.render(&view), max_output_bytes),
-        answer.structured(&view),
+        answer.facts(&view),
     );
     // The headers actually shown are snapshots served to the model.
     outcome.served = answer.served(&view, scope.root);

@@ -2,7 +2,7 @@
 //! glob filter, the caps and the mode.
 
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
-use hashedit_core::TagScheme;
+use hashedit_core::{Surface, TagScheme};
 use regex::{Regex, RegexBuilder};
 
 use crate::args::{ContextLines, GrepArgs, OutputMode};
@@ -42,7 +42,11 @@ impl Request {
     ///
     /// Errors: [`ErrorKind::InvalidArguments`] for a pattern the `regex`
     /// crate refuses or an invalid glob.
-    pub(super) fn compile(args: &GrepArgs, scheme: TagScheme) -> ToolResult<Request> {
+    pub(super) fn compile(
+        args: &GrepArgs,
+        scheme: TagScheme,
+        surface: Surface,
+    ) -> ToolResult<Request> {
         let literal = args.literal.unwrap_or(false);
         let source = if literal {
             regex::escape(&args.pattern)
@@ -89,7 +93,7 @@ impl Request {
             context: args.context,
             dialect_note: super::dialect::line_break_note(&args.pattern).or_else(|| {
                 (!literal)
-                    .then(|| super::dialect::note(&args.pattern))
+                    .then(|| super::dialect::note(&args.pattern, surface))
                     .flatten()
             }),
             max_results: clamp_cap(args.max_results, DEFAULT_MAX_RESULTS),

@@ -7,7 +7,7 @@ use crate::args::OutputMode;
 use crate::error::{ErrorKind, ToolError};
 use crate::search::testutil::{Ws, cancelled_token};
 use crate::search::{MAX_GREP_FILE_BYTES, plural};
-use hashedit_core::UTF8_BOM;
+use hashedit_core::{Surface, UTF8_BOM};
 use serde_json::json;
 use std::time::Duration;
 
@@ -72,9 +72,9 @@ fn case49_max_per_file_hides_extra_hits() {
             tag(bytes)
         )
     );
-    assert_eq!(out.structured["files_cut_by_max_per_file"], json!(1));
-    assert_eq!(out.structured["files"][0]["more"], json!(2));
-    assert_eq!(out.structured["stop"], json!(null));
+    assert_eq!(out.structured()["files_cut_by_max_per_file"], json!(1));
+    assert_eq!(out.structured()["files"][0]["more"], json!(2));
+    assert_eq!(out.structured()["stop"], json!(null));
 }
 
 #[test]
@@ -92,7 +92,7 @@ fn case50_max_results_caps_across_files() {
             tag(b"needle\n")
         )
     );
-    assert_eq!(out.structured["stop"], json!("result_limit"));
+    assert_eq!(out.structured()["stop"], json!("result_limit"));
 }
 
 #[test]
@@ -155,8 +155,8 @@ fn total_counts_only_files_visited_before_the_stop() {
             tag(b"x\nx\n")
         )
     );
-    assert_eq!(out.structured["total"], json!(5));
-    assert_eq!(out.structured["shown"], json!(4));
+    assert_eq!(out.structured()["total"], json!(5));
+    assert_eq!(out.structured()["shown"], json!(4));
 }
 
 #[test]
@@ -216,7 +216,7 @@ fn case52_binary_and_oversized_files_are_skipped_and_counted() {
         )
     );
     assert_eq!(
-        out.structured["skipped"],
+        out.structured()["skipped"],
         json!({"binary": 1, "not_utf8": 0, "too_large": 1, "unreadable": 0, "special": 0, "unreadable_dirs": 0, "ignored": 0})
     );
     // Named as the path, the same file is searched (code_puppy #903: it
@@ -302,7 +302,7 @@ fn case55_cancelled_search_says_so() {
     };
     let out = run_opts(&ws, ".", &args("needle"), &options);
     assert_eq!(out.text, "no matches for 'needle' under . (cancelled)");
-    assert_eq!(out.structured["stop"], json!("cancelled"));
+    assert_eq!(out.structured()["stop"], json!("cancelled"));
 }
 
 #[test]
@@ -368,9 +368,9 @@ fn files_with_matches_and_count_modes() {
     };
     let out = run(&ws, ".", &fwm);
     assert_eq!(out.text, "a.txt\nc.txt\n\n2 files");
-    assert_eq!(out.structured["total"], json!(null));
-    assert_eq!(out.structured["files"][0]["count"], json!(null));
-    assert_eq!(out.structured["files"][0]["tag"], json!(null));
+    assert_eq!(out.structured()["total"], json!(null));
+    assert_eq!(out.structured()["files"][0]["count"], json!(null));
+    assert_eq!(out.structured()["files"][0]["tag"], json!(null));
     let capped = GrepArgs {
         max_results: Some(1),
         ..fwm
@@ -385,7 +385,7 @@ fn files_with_matches_and_count_modes() {
     };
     let out = run(&ws, ".", &count);
     assert_eq!(out.text, "a.txt:2\nc.txt:1\n\n3 matches in 2 files");
-    assert_eq!(out.structured["total"], json!(3));
+    assert_eq!(out.structured()["total"], json!(3));
     let one = GrepArgs {
         output_mode: Some(OutputMode::Count),
         ..args("y")
@@ -464,7 +464,7 @@ fn handed_b08_crlf_file_gets_read_tag_and_clean_rows() {
         out.text,
         format!("[f.txt#{t}]\n2 | beta\n\n1 match in 1 file")
     );
-    assert_eq!(out.structured["files"][0]["tag"], json!(t.to_string()));
+    assert_eq!(out.structured()["files"][0]["tag"], json!(t.to_string()));
     // The omp scheme mints omp tags.
     let path = ws.path(".");
     let omp = grep(&ws.scope(&path, "."), &args("beta"), TagScheme::Omp, 64_000).unwrap();
@@ -506,8 +506,8 @@ fn handed_b21_d08_archives_and_utf16_are_skipped_without_headers() {
     );
     let out = run(&ws, ".", &args("h"));
     assert!(!out.text.contains('['), "{}", out.text);
-    assert_eq!(out.structured["skipped"]["binary"], json!(1));
-    assert_eq!(out.structured["skipped"]["not_utf8"], json!(1));
+    assert_eq!(out.structured()["skipped"]["binary"], json!(1));
+    assert_eq!(out.structured()["skipped"]["not_utf8"], json!(1));
 }
 
 #[test]
@@ -583,7 +583,7 @@ fn scan_and_time_limits_are_reported() {
         "{}",
         out.text
     );
-    assert_eq!(out.structured["stop"], json!("scan_limit"));
+    assert_eq!(out.structured()["stop"], json!("scan_limit"));
     let late = SearchOptions {
         time_limit: Duration::ZERO,
         ..SearchOptions::default()
@@ -602,9 +602,9 @@ fn a_budget_too_small_for_the_summary_falls_back_to_the_last_resort_cut() {
     let path = ws.path(".");
     let out = grep(&ws.scope(&path, "."), &args("needle"), TagScheme::Rho, 8).unwrap();
     assert_eq!(out.text, "1 match \n[truncated]");
-    assert_eq!(out.structured["shown"], json!(0));
-    assert_eq!(out.structured["files"], json!([]));
-    assert_eq!(out.structured["stop"], json!("output_budget"));
+    assert_eq!(out.structured()["shown"], json!(0));
+    assert_eq!(out.structured()["files"], json!([]));
+    assert_eq!(out.structured()["stop"], json!("output_budget"));
 }
 
 #[test]
@@ -613,7 +613,7 @@ fn structured_shape() {
     let ws = Ws::new(&[("a.txt", bytes)]);
     let out = run(&ws, ".", &args("x"));
     assert_eq!(
-        out.structured,
+        out.structured(),
         json!({
             "mode": "content",
             "files": [{"path": "a.txt", "tag": tag(bytes), "count": 2,
@@ -676,7 +676,7 @@ fn candidate_search_agrees_with_exact_line_checks() {
         "ß",
     ];
     for pattern in patterns {
-        let request = Request::compile(&args(pattern), TagScheme::Rho).unwrap();
+        let request = Request::compile(&args(pattern), TagScheme::Rho, Surface::Mcp).unwrap();
         for &bytes in files {
             let body = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
             let mut exact = Found {
@@ -693,7 +693,7 @@ fn candidate_search_agrees_with_exact_line_checks() {
                 ..args(pattern)
             };
             let out = run(&ws, ".", &a);
-            let got: Vec<u64> = out.structured["files"]
+            let got: Vec<u64> = out.structured()["files"]
                 .get(0)
                 .map(|f| {
                     f["matches"]
@@ -775,7 +775,7 @@ fn parallel_output_is_deterministic() {
         assert!(base.text.lines().count() > 5, "{}", base.text);
         if matches!(a.max_results, Some(150 | 37)) {
             // The cap lands mid-way through the tree.
-            assert_eq!(base.structured["stop"], json!("result_limit"));
+            assert_eq!(base.structured()["stop"], json!("result_limit"));
         }
         for threads in [2, 4, 8] {
             let options = SearchOptions {
@@ -858,7 +858,7 @@ fn budget_stops_at_whole_rows_and_keeps_the_summary() {
             }
         }
         assert_eq!(more, headers, "each file shown has more matches");
-        let s = &out.structured;
+        let s = &out.structured();
         assert_eq!(s["shown"], json!(rows));
         assert_eq!(s["files_matched"], json!(headers));
         assert_eq!(s["files"].as_array().unwrap().len(), headers);
@@ -937,13 +937,16 @@ fn budget_cut_exact_text() {
             .unwrap();
         let out = run_budget(&ws, ".", &args("x"), budget);
         assert_eq!(out.text, expected, "budget {budget}");
-        let shown = out.structured["shown"].as_u64().unwrap();
+        let shown = out.structured()["shown"].as_u64().unwrap();
         seen.insert(shown);
-        assert_eq!(out.structured["stop"], json!("output_budget"));
-        assert_eq!(out.structured["files_matched"], json!(u64::from(shown > 0)));
+        assert_eq!(out.structured()["stop"], json!("output_budget"));
+        assert_eq!(
+            out.structured()["files_matched"],
+            json!(u64::from(shown > 0))
+        );
         if shown > 0 {
-            assert_eq!(out.structured["total"], json!(3));
-            assert_eq!(out.structured["files"][0]["more"], json!(3 - shown));
+            assert_eq!(out.structured()["total"], json!(3));
+            assert_eq!(out.structured()["files"][0]["more"], json!(3 - shown));
         }
     }
     assert_eq!(seen.into_iter().collect::<Vec<_>>(), [0, 1, 2, 3]);
@@ -989,12 +992,15 @@ fn budget_applies_per_file_in_the_other_modes() {
                 .unwrap();
             let out = run_budget(&ws, ".", &a, budget);
             assert_eq!(out.text, expected, "{mode:?} {budget}");
-            let k = out.structured["files_matched"].as_u64().unwrap();
+            let k = out.structured()["files_matched"].as_u64().unwrap();
             assert!((1..10).contains(&k), "{budget}");
-            assert_eq!(out.structured["shown"], json!(k));
-            assert_eq!(out.structured["files"].as_array().unwrap().len() as u64, k);
+            assert_eq!(out.structured()["shown"], json!(k));
+            assert_eq!(
+                out.structured()["files"].as_array().unwrap().len() as u64,
+                k
+            );
             if mode == OutputMode::Count {
-                assert_eq!(out.structured["total"], json!(2 * k));
+                assert_eq!(out.structured()["total"], json!(2 * k));
             }
         }
     }
@@ -1020,7 +1026,7 @@ fn budget_keeps_walk_stops_but_replaces_the_result_cap() {
         summary,
         format!("4 files (output budget of 250 bytes reached; {BUDGET_REASON})")
     );
-    assert_eq!(out.structured["stop"], json!("output_budget"));
+    assert_eq!(out.structured()["stop"], json!("output_budget"));
     // Without the budget the cap is reported as before.
     let out = run_budget(&ws, ".", &capped, 64_000);
     assert!(
@@ -1044,7 +1050,7 @@ fn budget_keeps_walk_stops_but_replaces_the_result_cap() {
         )
     );
     assert!(out.text.len() <= 250);
-    assert_eq!(out.structured["stop"], json!("output_budget"));
+    assert_eq!(out.structured()["stop"], json!("output_budget"));
 }
 
 /// Regression (tester report): a FIFO named as the path gave a clean
@@ -1077,7 +1083,7 @@ fn special_files_are_refused_as_targets_and_counted_in_walks() {
             tag(b"x\n")
         )
     );
-    assert_eq!(out.structured["skipped"]["special"], json!(3));
+    assert_eq!(out.structured()["skipped"]["special"], json!(3));
     // Only the ones the glob filter selects are counted.
     let logs = GrepArgs {
         glob: Some("*.log".into()),
@@ -1093,7 +1099,7 @@ fn special_files_are_refused_as_targets_and_counted_in_walks() {
 fn unreadable_directories_are_not_called_files() {
     // Tests run as root, which reads any directory, so the walk's report
     // is fed to the collector directly.
-    let request = Request::compile(&args("x"), TagScheme::Rho).unwrap();
+    let request = Request::compile(&args("x"), TagScheme::Rho, Surface::Mcp).unwrap();
     let mut collector = Collector::new(&request, ".", ".");
     for skip in [
         Skip::UnreadableDir,
@@ -1116,7 +1122,7 @@ fn unreadable_directories_are_not_called_files() {
         "no matches for 'x' under . (1 file skipped: 1 unreadable; 3 unreadable directories skipped)"
     );
     assert_eq!(
-        answer.structured(&view)["skipped"]["unreadable_dirs"],
+        serde_json::to_value(answer.facts(&view)).unwrap()["skipped"]["unreadable_dirs"],
         json!(3)
     );
 }
@@ -1139,7 +1145,7 @@ fn quoted_names_use_the_shared_display_spelling() {
             "[\"\\\"q\\\"\"#{t}]\n1 | x\n[\"new\\nline.txt\"#{t}]\n1 | x\n[\"tab\\tx.txt\"#{t}]\n1 | x\n\n3 matches in 3 files"
         )
     );
-    assert_eq!(out.structured["files"][1]["path"], json!("new\nline.txt"));
+    assert_eq!(out.structured()["files"][1]["path"], json!("new\nline.txt"));
     // Under a quoted directory the unquoted path is joined, then quoted.
     ws.write("d\tir/a.rs", b"x\n");
     let path = ws.path("d\tir");

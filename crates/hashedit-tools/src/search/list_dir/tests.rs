@@ -1,5 +1,6 @@
 use super::*;
 use crate::search::testutil::Ws;
+use serde_json::json;
 
 fn ls(ws: &Ws, target: &str, budget: usize) -> ToolResult<Outcome> {
     let path = ws.path(target);
@@ -19,16 +20,16 @@ fn lists_sorted_entries_with_dir_slashes_including_hidden_and_ignored() {
     let out = ls(&ws, ".", 64_000).unwrap();
     // "a.txt" < "a/" byte-wise ('.' is 0x2E, '/' is 0x2F).
     assert_eq!(out.text, ".git/\n.gitignore\na.txt\na/\nb.txt\nignored.txt");
-    assert_eq!(out.structured["total"], json!(6));
+    assert_eq!(out.structured()["total"], json!(6));
     assert_eq!(
-        out.structured["entries"][1],
+        out.structured()["entries"][1],
         json!({"name": ".gitignore", "kind": "file"})
     );
     assert_eq!(
-        out.structured["entries"][3],
+        out.structured()["entries"][3],
         json!({"name": "a", "kind": "dir"})
     );
-    assert_eq!(out.structured["truncated"], json!(false));
+    assert_eq!(out.structured()["truncated"], json!(false));
     assert_eq!(ls(&ws, "a", 64_000).unwrap().text, "inner.txt");
 }
 
@@ -46,8 +47,8 @@ fn hashedit_temp_leftovers_are_not_listed_but_backups_are() {
         ".hashedit-fedcba9876543210.bak\n.hashedit-notes.tmp\na.txt\n\n(1 hidden entry not shown: \
          unfinished temp file of a killed write; include_hidden=true shows it)"
     );
-    assert_eq!(out.structured["total"], json!(3));
-    assert_eq!(out.structured["hidden"], json!(1));
+    assert_eq!(out.structured()["total"], json!(3));
+    assert_eq!(out.structured()["hidden"], json!(1));
     // Break-it pass: only leftovers read as "(empty directory)", no hint.
     std::fs::create_dir(ws.path("d")).unwrap();
     ws.write("d/.hashedit-00000000000000ff.tmp", b"");
@@ -65,7 +66,7 @@ fn empty_directory_says_so() {
     std::fs::create_dir(ws.path("empty")).unwrap();
     let out = ls(&ws, "empty", 64_000).unwrap();
     assert_eq!(out.text, "(empty directory)");
-    assert_eq!(out.structured["entries"], json!([]));
+    assert_eq!(out.structured()["entries"], json!([]));
 }
 
 #[test]
@@ -90,11 +91,11 @@ fn symlinks_are_plain_names_and_newlines_are_escaped() {
     let out = ls(&ws, ".", 64_000).unwrap();
     assert_eq!(out.text, "\"bad\\nname\"\ndir/\ndirlink\nleak\nreal");
     assert_eq!(
-        out.structured["entries"][2],
+        out.structured()["entries"][2],
         json!({"name": "dirlink", "kind": "symlink"})
     );
     assert_eq!(
-        out.structured["entries"][0],
+        out.structured()["entries"][0],
         json!({"name": "bad\nname", "kind": "file"})
     );
 }
@@ -127,10 +128,10 @@ fn long_listings_stop_at_whole_entries() {
             .unwrap();
         let out = ls(&ws, ".", budget).unwrap();
         assert_eq!(out.text, expected, "budget {budget}");
-        let shown = out.structured["entries"].as_array().unwrap().len();
+        let shown = out.structured()["entries"].as_array().unwrap().len();
         assert!(expected.starts_with(&names[..shown].join("\n")));
-        assert_eq!(out.structured["truncated"], json!(true));
-        assert_eq!(out.structured["total"], json!(12));
+        assert_eq!(out.structured()["truncated"], json!(true));
+        assert_eq!(out.structured()["total"], json!(12));
     }
     let out = ls(&ws, ".", 150).unwrap();
     assert_eq!(
@@ -144,5 +145,5 @@ fn long_listings_stop_at_whole_entries() {
     // A budget too small for the notice: the last-resort cut.
     let out = ls(&ws, ".", 9).unwrap();
     assert_eq!(out.text, "0 of 12 e\n[truncated]");
-    assert_eq!(out.structured["entries"], json!([]));
+    assert_eq!(out.structured()["entries"], json!([]));
 }

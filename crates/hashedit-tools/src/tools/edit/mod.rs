@@ -28,7 +28,8 @@ use std::time::{Duration, Instant};
 
 use hashedit_core::{
     Document, EditSettings, FileEdit, FileEditError, FileInput, FileOp, Fingerprint, Guards,
-    NoHistory, RebaseLimit, Registers, SnapshotHistory, SnapshotTag, TagCheck, edit_file, parse,
+    NoHistory, RebaseLimit, Registers, SnapshotHistory, SnapshotTag, Surface, TagCheck, Worded,
+    edit_file, parse,
 };
 
 use crate::args::EditArgs;
@@ -76,8 +77,14 @@ pub enum EditMode {
 /// `LockTimeout`, `PermissionDenied`, `Io`. Nothing is written on any
 /// error.
 pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Outcome> {
-    let document = parse(&args.input)
-        .map_err(|e| ToolError::new(ErrorKind::ParseError, format!("{e}\nNothing was written.")))?;
+    edit_in(cx, args, mode).map_err(|e| e.worded(cx.surface))
+}
+
+fn edit_in(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Outcome> {
+    let document = parse(&args.input).map_err(|e| {
+        let message = format!("{}\nNothing was written.", Worded(&e, cx.surface));
+        ToolError::new(ErrorKind::ParseError, message)
+    })?;
     let targets = resolve_targets(cx, &document.sections)?;
     let paths: Vec<_> = targets.iter().map(|t| t.path.clone()).collect();
     let mut locked = fsio::lock_all(cx.ws, &paths, super::EDIT_MAX_BYTES)?;
@@ -97,7 +104,7 @@ pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Out
             let warnings = &report.warnings;
             reply::applied(cx, &document, &targets, &edits, diffs, warnings, &unpasted)
         }
-        EditMode::DryRun => reply::dry_run(&document, &targets, &edits, diffs),
+        EditMode::DryRun => reply::dry_run(cx.surface, &document, &targets, &edits, diffs),
     };
     drop(locked);
     let mut reply = reply;
@@ -127,7 +134,7 @@ fn edit_each_file(
         blocks: cx.blocks,
         rebase: RebaseLimit::Until(Instant::now() + REBASE_DIFF_BUDGET),
         guards,
-        max_output_bytes: cx.ws.max_output_bytes(),
+        output: cx.output(),
     };
     let mut registers =
         Registers::with_named(cx.session.map(Session::registers).unwrap_or_default());
@@ -153,7 +160,7 @@ fn edit_each_file(
             Ok(edit) => edits.push(edit),
             Err(error) => {
                 remember_live_snapshot(cx, &target.path.target, &error, file);
-                return Err(tool_error(&error));
+                return Err(tool_error(&error, cx.surface));
             }
         }
     }
@@ -234,7 +241,8 @@ fn remember(
     session.store_registers(registers.into_captured());
 }
 
-/// Maps a failed section to its tool error.
-fn tool_error(error: &FileEditError) -> ToolError {
-    ToolError::new(error.failure.class().into(), error.to_string())
+/// Maps a failed section to its tool error, worded for `surface`.
+fn tool_error(error: &FileEditError, surface: Surface) -> ToolError {
+    let message = Worded(error, surface).to_string();
+    ToolError::new(error.failure.class().into(), message)
 }

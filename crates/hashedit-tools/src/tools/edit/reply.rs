@@ -7,14 +7,13 @@
 //! headers remain. Dry run: each file's unified diff.
 
 use hashedit_core::{
-    Advice, DiffSide, Document, FileEdit, FileOp, Suspicion, truncate_to_budget,
+    Advice, DiffSide, Document, FileEdit, FileOp, Surface, Suspicion, Worded, truncate_to_budget,
     unified_diff_between,
 };
-use serde_json::{Value, json};
 
 use crate::context::ToolContext;
 use crate::fsio::{Change, CommitWarning, LockedFile};
-use crate::outcome::Outcome;
+use crate::outcome::{EditFacts, EditedFile, Outcome, Unpasted};
 
 use super::targets::Target;
 
@@ -63,7 +62,7 @@ pub(super) fn applied(
     commit_warnings: &[CommitWarning],
     unpasted: &[(String, usize)],
 ) -> Outcome {
-    let mut warnings = warning_lines(document, targets, edits);
+    let mut warnings = warning_lines(document, targets, edits, cx.surface);
     warnings.extend(commit_warnings.iter().map(ToString::to_string));
     let reports: Vec<String> = edits.iter().map(FileEdit::report).collect();
     let compact: Vec<String> = edits.iter().map(FileEdit::compact_report).collect();
@@ -90,38 +89,36 @@ pub(super) fn applied(
     if text.len() > budget {
         text = minimal.join("\n");
     }
-    let files: Vec<Value> = edits
+    let files = edits
         .iter()
         .zip(targets)
         .zip(diffs)
-        .map(|((edit, target), diff)| {
-            let mut entry = file_facts(edit, target);
-            entry["diff"] = json!(diff);
-            entry
-        })
+        .map(|((edit, target), diff)| file_facts(edit, target, Some(diff)))
         .collect();
+    let unpasted = unpasted.iter().map(|(name, lines)| Unpasted {
+        name: name.clone(),
+        lines: *lines,
+    });
     Outcome::new(
         truncate_to_budget(text, budget),
-        json!({
-            "files": files,
-            "warnings": warnings,
-            "dry_run": false,
-            "unpasted_registers": unpasted
-                .iter()
-                .map(|(name, lines)| json!({"name": name, "lines": lines}))
-                .collect::<Vec<_>>(),
-        }),
+        EditFacts {
+            files,
+            warnings,
+            dry_run: false,
+            unpasted_registers: Some(unpasted.collect()),
+        },
     )
 }
 
 /// The reply of a dry run: what each file would become, as a unified diff.
 pub(super) fn dry_run(
+    surface: Surface,
     document: &Document,
     targets: &[Target],
     edits: &[FileEdit],
     diffs: Vec<String>,
 ) -> Outcome {
-    let warnings = warning_lines(document, targets, edits);
+    let warnings = warning_lines(document, targets, edits, surface);
     let mut text = String::new();
     let mut files = Vec::with_capacity(edits.len());
     for ((edit, target), diff) in edits.iter().zip(targets).zip(diffs) {
@@ -146,9 +143,7 @@ pub(super) fn dry_run(
         } else {
             text.push_str(&diff);
         }
-        let mut entry = file_facts(edit, target);
-        entry["diff"] = json!(diff);
-        files.push(entry);
+        files.push(file_facts(edit, target, Some(diff)));
     }
     if !warnings.is_empty() {
         text.push('\n');
@@ -157,13 +152,23 @@ pub(super) fn dry_run(
     }
     Outcome::new(
         text,
-        json!({"files": files, "warnings": warnings, "dry_run": true}),
+        EditFacts {
+            files,
+            warnings,
+            dry_run: true,
+            unpasted_registers: None,
+        },
     )
 }
 
 /// The document's tolerated spellings, then each file's advice, as reply
 /// lines (`warning: …`, `note: PATH: …`).
-fn warning_lines(document: &Document, targets: &[Target], edits: &[FileEdit]) -> Vec<String> {
+fn warning_lines(
+    document: &Document,
+    targets: &[Target],
+    edits: &[FileEdit],
+    surface: Surface,
+) -> Vec<String> {
     let mut lines: Vec<String> = document.warnings.iter().map(ToString::to_string).collect();
     for (edit, target) in edits.iter().zip(targets) {
         for advice in &edit.advice {
@@ -172,7 +177,8 @@ fn warning_lines(document: &Document, targets: &[Target], edits: &[FileEdit]) ->
                 Advice::Forced(Suspicion::BrokenSyntax(_)) => target.result_display(),
                 _ => &target.path.display,
             };
-            lines.push(format!("{}: {path}: {advice}", advice.label()));
+            let advice_text = Worded(advice, surface);
+            lines.push(format!("{}: {path}: {advice_text}", advice.label()));
         }
     }
     lines
@@ -188,16 +194,17 @@ fn with_warnings(reports: &[String], warnings: &[String]) -> String {
     text
 }
 
-/// The structured facts of one file's edit.
-fn file_facts(edit: &FileEdit, target: &Target) -> Value {
+/// The facts of one file's edit.
+fn file_facts(edit: &FileEdit, target: &Target, diff: Option<String>) -> EditedFile {
     let removed = edit.file_op == Some(FileOp::Remove);
-    json!({
-        "path": target.path.display,
-        "old_tag": edit.written_against.to_string(),
-        "new_tag": (!removed).then(|| edit.new_tag().to_string()),
-        "summary": edit.summary,
-        "changed": !edit.unchanged,
-        "removed": removed,
-        "moved_to": target.dest.as_ref().map(|d| d.display.clone()),
-    })
+    EditedFile {
+        path: target.path.display.clone(),
+        old_tag: edit.written_against.to_string(),
+        new_tag: (!removed).then(|| edit.new_tag().to_string()),
+        summary: edit.summary.clone(),
+        changed: !edit.unchanged,
+        removed,
+        moved_to: target.dest.as_ref().map(|d| d.display.clone()),
+        diff,
+    }
 }

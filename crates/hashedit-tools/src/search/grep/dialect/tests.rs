@@ -1,5 +1,10 @@
 use super::*;
 
+/// The note as the MCP surface words it.
+fn note(pattern: &str) -> Option<String> {
+    super::note(pattern, Surface::Mcp)
+}
+
 #[test]
 fn bre_alternation_is_named_with_the_rust_spelling() {
     assert_eq!(
