@@ -120,6 +120,7 @@ impl Embedded {
         ToolContext::new(&self.ws)
             .with_blocks(&self.blocks)
             .with_session(&self.session)
+            .with_diffs()
     }
 
     /// Runs `request`: its arguments are checked against the tool's schema

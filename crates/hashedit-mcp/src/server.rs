@@ -24,7 +24,7 @@ use tokio_util::sync::CancellationToken;
 use crate::ServerOptions;
 use crate::arguments::parse_arguments;
 use crate::catalog::{GUIDE, GUIDE_PROMPT, instructions, tool_definitions};
-use crate::result::{Errors, failure, success};
+use crate::result::{Errors, StructuredContent, failure, success};
 use crate::roots::Roots;
 
 /// Protocol revisions this server speaks, oldest first. 2025-11-25 and
@@ -206,6 +206,10 @@ impl HashEditServer {
                 .with_cancel(&cancel);
             if let Some(blocks) = &shared.options.blocks {
                 cx = cx.with_blocks(blocks.as_ref());
+            }
+            // A harness that asks for structured results gets the diffs too.
+            if shape == StructuredContent::On {
+                cx = cx.with_diffs();
             }
             call.run(&cx)
         })

@@ -195,12 +195,9 @@ async fn edit_then_chain_a_second_edit_from_the_preview() {
             &json!(true)
         ]
     );
-    // The file's unified diff, for UI cards: in `_meta`, never in the text
-    // (asserted whole above).
-    assert_eq!(
-        file["diff"],
-        "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,4 @@\n a\n+x\n b\n c\n"
-    );
+    // No diff unless asked for (with structured content): a model never
+    // reads it.
+    assert_eq!(file.get("diff"), None);
     assert_eq!(first.structured_content, None);
     assert_eq!(first.structured["files"].as_array().unwrap().len(), 1);
     assert_eq!(first.structured["warnings"], json!([]));

@@ -48,6 +48,20 @@ pub struct ToolContext<'a> {
     pub cancel: Option<&'a CancelToken>,
     /// The surface replies are worded for (MCP by default).
     pub surface: Surface,
+    /// Whether an applied edit reports each file's diff among its facts.
+    pub diffs: Diffs,
+}
+
+/// Whether an applied edit's facts carry each file's unified diff, for
+/// people and UI cards (a dry run always shows its diffs). Diffs are made
+/// only when asked for, and share the output budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Diffs {
+    /// No diffs (the default: a model never reads them).
+    #[default]
+    Omit,
+    /// Each file's diff under `files[i].diff`.
+    Include,
 }
 
 impl std::fmt::Debug for ToolContext<'_> {
@@ -58,6 +72,7 @@ impl std::fmt::Debug for ToolContext<'_> {
             .field("blocks", &self.blocks.is_some())
             .field("cancel", &self.cancel.map(CancelToken::is_cancelled))
             .field("surface", &self.surface)
+            .field("diffs", &self.diffs)
             .finish()
     }
 }
@@ -71,6 +86,15 @@ impl<'a> ToolContext<'a> {
             blocks: None,
             cancel: None,
             surface: Surface::Mcp,
+            diffs: Diffs::Omit,
+        }
+    }
+
+    /// The same context, its applied edits reporting their diffs.
+    pub fn with_diffs(self) -> ToolContext<'a> {
+        ToolContext {
+            diffs: Diffs::Include,
+            ..self
         }
     }
 

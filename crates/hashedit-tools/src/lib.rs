@@ -35,7 +35,7 @@ pub use args::{
     ContextLines, EditArgs, GlobArgs, GrepArgs, ListDirArgs, OutputMode, ReadFileArgs, WriteArgs,
 };
 pub use cancel::CancelToken;
-pub use context::ToolContext;
+pub use context::{Diffs, ToolContext};
 pub use error::{ErrorKind, ToolError, ToolResult};
 pub use fsio::{is_temp_leftover, remove_unfinished_temp_files};
 pub use outcome::{

@@ -183,9 +183,41 @@ fn dry_runs_name_file_ops_and_tiny_budgets_keep_the_headers() {
 }
 
 #[test]
+fn diffs_are_made_only_when_asked_and_share_the_output_budget() {
+    let big: String = (0..200_000)
+        .map(|i| format!("line {i} of the big file\n"))
+        .collect();
+    let (dir, ws) = setup(&[("big.txt", &big)]);
+    let doc = format!("[big.txt#{}]\nREM\n", tag(&big));
+    let out = edit(&ToolContext::new(&ws), &doc).unwrap();
+    assert_eq!(out.structured()["files"][0].get("diff"), None);
+    fs::write(dir.path().join("big.txt"), &big).unwrap();
+    let out = edit(&ToolContext::new(&ws).with_diffs(), &doc).unwrap();
+    let diff = out.structured()["files"][0]["diff"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(diff.starts_with("--- a/big.txt\n+++ /dev/null\n@@ -1,200000 +0,0 @@\n-line 0 of"));
+    assert!(
+        diff.ends_with("\n[truncated]\n"),
+        "{}",
+        &diff[diff.len() - 40..]
+    );
+    let json = serde_json::to_string(&out.structured()).unwrap();
+    assert!(json.len() < 64 * 1024, "{}", json.len());
+    fs::write(dir.path().join("big.txt"), &big).unwrap();
+    let dry = hashedit_tools::edit(
+        &ToolContext::new(&ws),
+        &EditArgs::new(doc),
+        EditMode::DryRun,
+    );
+    assert!(dry.unwrap().text.len() < 64_100);
+}
+
+#[test]
 fn an_applied_edit_reports_each_files_diff_as_data_only() {
     let (dir, ws) = setup(&[("r.txt", "a\nb\nc\n"), ("g.txt", "x\n")]);
-    let cx = ToolContext::new(&ws);
+    let cx = ToolContext::new(&ws).with_diffs();
     let doc = format!(
         "[r.txt#{}]\nPUT 2:\n+B\nCUT 3\n[g.txt#{}]\nREM\n",
         tag("a\nb\nc\n"),

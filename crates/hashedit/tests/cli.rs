@@ -556,14 +556,20 @@ fn an_unusable_registry_is_reported_on_stderr() {
 }
 
 #[test]
-fn json_edit_data_carries_each_files_diff_and_the_text_none() {
+fn json_edit_data_carries_the_diff_of_a_dry_run_and_the_text_none() {
     let dir = workspace(&[("a.txt", "one\ntwo\n")]);
     let tag = hashedit_core::TagScheme::Rho.tag_of(b"one\ntwo\n");
-    let out = hashedit(
+    let document = format!("[a.txt#{tag}]\nPUT 2:\n+TWO\n");
+    let dry = hashedit(
         dir.path(),
-        &["--json", "edit"],
-        Some(&format!("[a.txt#{tag}]\nPUT 2:\n+TWO\n")),
+        &["--json", "edit", "--dry-run"],
+        Some(&document),
     );
+    let value: serde_json::Value = serde_json::from_slice(&dry.stdout).unwrap();
+    let diff = "--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n";
+    assert_eq!(value["text"], diff);
+    assert_eq!(value["data"]["files"][0]["diff"], diff);
+    let out = hashedit(dir.path(), &["--json", "edit"], Some(&document));
     assert_eq!(out.status.code(), Some(0));
     let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let new_tag = hashedit_core::TagScheme::Rho.tag_of(b"one\nTWO\n");
@@ -571,10 +577,8 @@ fn json_edit_data_carries_each_files_diff_and_the_text_none() {
         value["text"],
         format!("PUT 2: (1 → 1 line)\n[a.txt#{new_tag}]\n1:one\n2:TWO")
     );
-    assert_eq!(
-        value["data"]["files"][0]["diff"],
-        "--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n"
-    );
+    // An applied edit's diff is made only when asked for (FORMAT.md §6.6).
+    assert_eq!(value["data"]["files"][0].get("diff"), None);
 }
 
 /// `edit --dry-run` on a real terminal (a pty from util-linux `script`):

@@ -33,7 +33,7 @@ use hashedit_core::{
 };
 
 use crate::args::EditArgs;
-use crate::context::ToolContext;
+use crate::context::{Diffs, ToolContext};
 use crate::error::{ErrorKind, ToolError, ToolResult};
 use crate::fsio::{self, Change, LockedFile, commit_changes};
 use crate::outcome::Outcome;
@@ -57,13 +57,9 @@ pub enum EditMode {
 /// Text (apply): per file, in document order, the ops summary line and the
 /// post-edit preview, files separated by a blank line; then one
 /// `warning: …` or `note: …` line per tolerated spelling, suspicious body or
-/// drift rebase. Text (dry run): the unified diff of each file. Structured
-/// data: `{"files":[{"path","old_tag","new_tag","summary","changed","removed","moved_to","diff"}],"warnings":[…],"dry_run":bool}`
-/// (`diff`: the file's unified diff, `a/PATH` to `b/PATH`, empty when
-/// unchanged; data for UI cards, never in the text of an applied edit), and after a write
-/// `"unpasted_registers":[{"name","lines"}]`: the named registers the
-/// document cut into and never pasted from (kept by a session, lost by a
-/// caller without one).
+/// drift rebase. Text (dry run): the unified diff of each file, within the
+/// output budget. Facts: [`crate::EditFacts`], with each file's diff in a
+/// dry run or when the context asks for diffs (FORMAT.md §6.6).
 ///
 /// Errors: `ParseError`, `NotFound` (edit never creates files),
 /// `ProtectedPath` (a file or `MV` destination in a protected path,
@@ -95,7 +91,8 @@ fn edit_in(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Outc
     };
     let (mut edits, registers) = edit_each_file(cx, &document, &targets, &locked, guards)?;
     let changes: Vec<Change> = edits.iter_mut().zip(&targets).map(change_of).collect();
-    let diffs = reply::file_diffs(&targets, &locked, &changes);
+    let diffs = (mode == EditMode::DryRun || cx.diffs == Diffs::Include)
+        .then(|| reply::file_diffs(&targets, &locked, &changes, cx.ws.max_output_bytes()));
     let reply = match mode {
         EditMode::Apply => {
             let report = commit_changes(cx.ws, &mut locked, &changes)?;
@@ -104,7 +101,9 @@ fn edit_in(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Outc
             let warnings = &report.warnings;
             reply::applied(cx, &document, &targets, &edits, diffs, warnings, &unpasted)
         }
-        EditMode::DryRun => reply::dry_run(cx.surface, &document, &targets, &edits, diffs),
+        EditMode::DryRun => {
+            reply::dry_run(cx, &document, &targets, &edits, diffs.unwrap_or_default())
+        }
     };
     drop(locked);
     let mut reply = reply;

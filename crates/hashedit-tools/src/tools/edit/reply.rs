@@ -30,7 +30,9 @@ pub(super) fn file_diffs(
     targets: &[Target],
     locked: &[LockedFile],
     changes: &[Change],
+    budget: usize,
 ) -> Vec<String> {
+    let mut left = budget;
     targets
         .iter()
         .zip(locked)
@@ -46,9 +48,30 @@ pub(super) fn file_diffs(
                 Change::Keep => (before, &file.original),
                 Change::Remove => (DiffSide::Absent, b""),
             };
-            unified_diff_between(before, after_side, &file.original, after)
+            let diff = unified_diff_between(before, after_side, &file.original, after);
+            fit_diff(diff, &mut left)
         })
         .collect()
+}
+
+/// `diff` cut after its last whole line that fits the `left` bytes the
+/// diffs of one reply share (each line counted with the escape its line
+/// break takes in JSON), then `[truncated]`; `left` shrinks by what is kept.
+fn fit_diff(diff: String, left: &mut usize) -> String {
+    let mut kept = 0;
+    let mut cost = 0;
+    for line in diff.split_inclusive('\n') {
+        if cost + line.len() + 1 > *left {
+            *left = 0;
+            let mut cut = diff[..kept].to_string();
+            cut.push_str("[truncated]\n");
+            return cut;
+        }
+        kept += line.len();
+        cost += line.len() + 1;
+    }
+    *left -= cost;
+    diff
 }
 
 /// The reply after a commit. The text has no diff; `diffs` (from
@@ -58,7 +81,7 @@ pub(super) fn applied(
     document: &Document,
     targets: &[Target],
     edits: &[FileEdit],
-    diffs: Vec<String>,
+    diffs: Option<Vec<String>>,
     commit_warnings: &[CommitWarning],
     unpasted: &[(String, usize)],
 ) -> Outcome {
@@ -89,11 +112,14 @@ pub(super) fn applied(
     if text.len() > budget {
         text = minimal.join("\n");
     }
+    let mut diffs = diffs.map(Vec::into_iter);
     let files = edits
         .iter()
         .zip(targets)
-        .zip(diffs)
-        .map(|((edit, target), diff)| file_facts(edit, target, Some(diff)))
+        .map(|(edit, target)| {
+            let diff = diffs.as_mut().and_then(Iterator::next);
+            file_facts(edit, target, diff)
+        })
         .collect();
     let unpasted = unpasted.iter().map(|(name, lines)| Unpasted {
         name: name.clone(),
@@ -112,12 +138,13 @@ pub(super) fn applied(
 
 /// The reply of a dry run: what each file would become, as a unified diff.
 pub(super) fn dry_run(
-    surface: Surface,
+    cx: &ToolContext,
     document: &Document,
     targets: &[Target],
     edits: &[FileEdit],
     diffs: Vec<String>,
 ) -> Outcome {
+    let surface = cx.surface;
     let warnings = warning_lines(document, targets, edits, surface);
     let mut text = String::new();
     let mut files = Vec::with_capacity(edits.len());
@@ -151,7 +178,7 @@ pub(super) fn dry_run(
         text.push('\n');
     }
     Outcome::new(
-        text,
+        truncate_to_budget(text, cx.ws.max_output_bytes()),
         EditFacts {
             files,
             warnings,
