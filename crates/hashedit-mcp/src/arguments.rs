@@ -15,7 +15,7 @@ use rmcp::model::JsonObject;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::catalog::CatalogEntry;
+use crate::catalog::input_schema_ref;
 use hashedit_tools::ToolName;
 
 /// Longest rendering of an offending value quoted in a message (chars).
@@ -39,8 +39,7 @@ pub fn parse_arguments<T: DeserializeOwned>(
 ) -> Result<T, String> {
     let empty = JsonObject::new();
     let arguments = arguments.unwrap_or(&empty);
-    let schema = tool.input_schema();
-    let problems = check(&schema, arguments, tool);
+    let problems = check(input_schema_ref(tool), arguments, tool);
     if !problems.is_empty() {
         return Err(format!(
             "invalid arguments for {}: {}",
@@ -224,6 +223,7 @@ fn quote(value: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::catalog::CatalogEntry;
     use hashedit_tools::{EditArgs, GrepArgs, OutputMode, ReadFileArgs};
     use serde_json::json;
 

@@ -10,7 +10,7 @@
 //! The descriptions are the whole contract the model sees: they teach the
 //! hashline format in our own words.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rmcp::model::{JsonObject, MetaObject, Tool, ToolAnnotations};
 use serde_json::{Value, json};
@@ -73,14 +73,7 @@ impl CatalogEntry for ToolName {
     /// call (see the module `arguments`). Every schema refuses properties it
     /// does not list (`additionalProperties: false`).
     fn input_schema(self) -> JsonObject {
-        match self {
-            ToolName::ReadFile => input_schema_of::<ReadFileArgs>(),
-            ToolName::Grep => input_schema_of::<GrepArgs>(),
-            ToolName::Glob => input_schema_of::<GlobArgs>(),
-            ToolName::ListDir => input_schema_of::<ListDirArgs>(),
-            ToolName::Write => input_schema_of::<WriteArgs>(),
-            ToolName::Edit => input_schema_of::<EditArgs>(),
-        }
+        input_schema_ref(self).clone()
     }
 
     /// The output schema declared with [`StructuredContent::On`]: the
@@ -187,6 +180,24 @@ fn always_load() -> MetaObject {
     let mut meta = JsonObject::new();
     meta.insert("anthropic/alwaysLoad".into(), json!(true));
     MetaObject(meta)
+}
+
+/// `tool`'s input schema, derived once per process (on the first
+/// `tools/list` or call) and shared by every later one.
+pub(crate) fn input_schema_ref(tool: ToolName) -> &'static JsonObject {
+    static SCHEMAS: OnceLock<[JsonObject; 6]> = OnceLock::new();
+    let schemas = SCHEMAS.get_or_init(|| {
+        ToolName::ALL.map(|tool| match tool {
+            ToolName::ReadFile => input_schema_of::<ReadFileArgs>(),
+            ToolName::Grep => input_schema_of::<GrepArgs>(),
+            ToolName::Glob => input_schema_of::<GlobArgs>(),
+            ToolName::ListDir => input_schema_of::<ListDirArgs>(),
+            ToolName::Write => input_schema_of::<WriteArgs>(),
+            ToolName::Edit => input_schema_of::<EditArgs>(),
+        })
+    });
+    let at = ToolName::ALL.iter().position(|t| *t == tool).unwrap_or(0);
+    &schemas[at]
 }
 
 /// The published input schema of the argument struct `T`, derived from
