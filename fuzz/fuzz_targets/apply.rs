@@ -4,7 +4,8 @@
 //! header shows.
 #![no_main]
 
-use hashedit_core::{lower, plan, Registers, Text};
+use hashedit_core::{Registers, Text};
+use hashedit_core::stages::{lower, plan};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -36,7 +36,7 @@ fuzz_target!(|data: &[u8]| {
             let _ = hashedit_core::read_view("f", &scanned, 64_000);
             let focus: Vec<usize> = params.iter().map(|&b| usize::from(b)).collect();
             let _ = hashedit_core::chain_snapshot("f", scanned.tag, &text, &focus, 64_000);
-            let _ = hashedit_core::post_edit_preview("f", scanned.tag, &text, &focus, hashedit_core::PreviewShape::Rows, 64_000);
+            let _ = hashedit_core::stages::post_edit_preview("f", scanned.tag, &text, &focus, hashedit_core::stages::PreviewShape::Rows, 64_000);
         }
         Err(_) => assert!(scanned.is_err()),
     }

@@ -5,13 +5,13 @@
 //! real unified diff, removals as `-` rows of the file's actual lines. A
 //! section that cannot be dry-run (its file is missing, its tag is stale,
 //! its ops do not apply, or the whole document does not parse yet) falls
-//! back to the projection of its text ([`hashedit_core::project()`]): its
+//! back to the projection of its text ([`hashedit_core::projection::project()`]): its
 //! ops in words and the rows it adds, with the reason the dry run gave.
 //!
 //! The preview writes nothing and does not touch the session: a snapshot
 //! shown to a person is not one the model was served.
 
-use hashedit_core::project;
+use hashedit_core::projection::project;
 use hashedit_tools::{EditArgs, EditMode, Outcome, ToolContext, ToolError};
 use serde_json::{Value, json};
 

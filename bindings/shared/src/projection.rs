@@ -1,7 +1,7 @@
 //! The projection of a streaming edit document as JSON, the shape both
 //! packages return (`hashedit.project`, `project()` in Node).
 
-use hashedit_core::{OpState, ProjectedSection, Projection, project};
+use hashedit_core::projection::{OpState, ProjectedSection, Projection, project};
 use serde_json::{Value, json};
 
 /// [`project`] of `partial` as a list of sections:

@@ -33,7 +33,10 @@ fn main() {
         index.is_parsed(),
         index.has_syntax_errors()
     );
-    for (n, line) in hashedit_core::split_line_texts(text).iter().enumerate() {
+    for (n, line) in hashedit_core::stages::split_line_texts(text)
+        .iter()
+        .enumerate()
+    {
         let n = n + 1;
         let resolution = match index.block_at(n) {
             BlockResolution::Block(range) => format!("{}-{}", range.start, range.end),

@@ -18,9 +18,9 @@ mod common;
 use std::time::{Duration, Instant};
 
 use hashedit_blocks::{Language, TreeSitterBlocks, language_for_path, supported_languages};
+use hashedit_core::stages::NoBlocks;
 use hashedit_core::{
-    BLOCK_SUGGESTION_WINDOW, BlockIndex, BlockResolution, BlockResolver, LineRange, NoBlocks,
-    Unresolvable,
+    BLOCK_SUGGESTION_WINDOW, BlockIndex, BlockResolution, BlockResolver, LineRange, Unresolvable,
 };
 use proptest::prelude::*;
 
@@ -427,7 +427,7 @@ proptest! {
         let blocks = TreeSitterBlocks::new();
         for &language in supported_languages() {
             let index = blocks.index_as(language, &text).unwrap();
-            prop_assert_eq!(index.line_count(), hashedit_core::split_line_texts(&text).len());
+            prop_assert_eq!(index.line_count(), hashedit_core::stages::split_line_texts(&text).len());
         }
     }
 }

@@ -23,9 +23,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use hashedit_core::stages::{TagHasher, scan};
 use hashedit_core::{
-    EditSettings, FileInput, NoHistory, Registers, TagHasher, TagScheme, Text, WindowRequest,
-    edit_file, parse, scan,
+    EditSettings, FileInput, NoHistory, Registers, TagScheme, Text, WindowRequest, edit_file, parse,
 };
 use hashedit_rng::Rng;
 

@@ -10,23 +10,28 @@
 //! [`edit_file`] (FORMAT.md §6), and answered with a post-edit preview or, on
 //! failure, a live snapshot (FORMAT.md §4).
 //!
-//! The modules are private; everything public is re-exported here, grouped
-//! as the pipeline runs:
+//! The modules are private. The root holds what a caller of the pipeline
+//! needs, grouped as the pipeline runs:
 //!
+//! - **Surfaces**: [`Surface`] and its names table ([`Name`]), [`Output`]
+//!   (a reply's budget and surface), [`Worded`] (a failure worded for one).
 //! - **Tags and text**: [`TagScheme`], [`SnapshotTag`], [`Fingerprint`],
-//!   [`header`]; [`Text`] (decoded lines with their endings) and
-//!   [`DecodeError`]; [`truncate_to_budget`].
-//! - **Reading**: [`LineScanner`] / [`scan`] turn bytes into the rows of a
-//!   window; [`read_view`], [`chain_snapshot`], [`live_snapshot`] and
-//!   [`post_edit_preview`] render them.
+//!   [`header`]; [`Text`] and [`DecodeError`]; [`truncate_to_budget`].
+//! - **Reading**: [`LineScanner`] turns bytes into the rows of a window;
+//!   [`read_view`] and [`chain_snapshot`] render them.
 //! - **The document**: [`parse`] gives a [`Document`] of [`Section`]s and
 //!   [`Op`]s, or a [`ParseError`].
 //! - **Block locators**: the [`BlockResolver`] trait a grammar plugs into
 //!   (the `hashedit-blocks` crate implements it with tree-sitter).
-//! - **The stages**: [`lower`] (ops to [`Hunk`]s), [`plan`] (ranges and
-//!   overlaps), [`Plan::apply`], [`rebase`] (drifted edits).
-//! - **The entry point**: [`edit_file`] runs every stage and rule of an edit
-//!   for one section and returns a [`FileEdit`] or a [`FileEditError`].
+//! - **The edit**: [`edit_file`] runs every stage and rule of an edit for
+//!   one section and returns a [`FileEdit`] or a [`FileEditError`], whose
+//!   [`FailureClass`] is the error kind a surface reports.
+//! - **Diffs** of an edit ([`unified_diff_between`]) and the [`projection`]
+//!   of a document still streaming in, for UI cards.
+//!
+//! The stages themselves (lowering, planning, applying, rebasing), their
+//! hunks and every finding type are in [`stages`], for harnesses, fuzzers
+//! and callers that run one stage alone.
 //!
 //! Everything here works on bytes and strings handed in by the caller; the
 //! `hashedit-tools` crate owns files, locks and the workspace.
@@ -59,7 +64,6 @@ mod lower;
 mod parse;
 mod plan;
 mod problem;
-mod project;
 mod rebase;
 mod scan;
 mod surface;
@@ -69,50 +73,38 @@ mod truncate;
 mod view;
 
 // Surfaces: the names their replies use (FORMAT.md §8.3).
-pub use surface::{Name, Output, Surface, Word, Worded};
+pub use surface::{Name, Output, Surface, Worded};
 
 // Tags and text (FORMAT.md §2, §3).
-pub use tag::{ContentDigest, Fingerprint, SnapshotTag, TagHasher, TagScheme, header};
-pub use text::{DecodeError, Ending, Text, UTF8_BOM, check_text, split_line_texts};
-pub use truncate::{
-    DEFAULT_MAX_OUTPUT_BYTES, TRUNCATION_MARKER, truncate_chars, truncate_to_budget,
-};
+pub use tag::{ContentDigest, Fingerprint, SnapshotTag, TagScheme, header};
+pub use text::{DecodeError, Text, UTF8_BOM, check_text};
+pub use truncate::{DEFAULT_MAX_OUTPUT_BYTES, truncate_chars, truncate_to_budget};
 
-// Reading: scanning a file into rows, and every view a model reads (FORMAT.md §4).
-pub use scan::{BudgetStop, LineScanner, ScanOutcome, WindowRequest, scan};
+// Reading: scanning a file into rows, and the views a model reads (FORMAT.md §4).
+pub use scan::{LineScanner, ScanOutcome, WindowRequest};
 pub use view::{
-    LIVE_CONTEXT_ROWS, LIVE_MAX_ROWS, LONG_ROW_BYTES, PreviewShape, STRUCTURAL_SPAN_LINES,
-    WindowError, chain_snapshot, live_snapshot, long_line_hint, post_edit_preview,
-    read_budget_for_line, read_view, row_budget_for, window_request,
+    LONG_ROW_BYTES, WindowError, chain_snapshot, long_line_hint, read_view, row_budget_for,
+    window_request,
 };
 
 // The edit document and its grammar (FORMAT.md §5).
-pub use document::{
-    Document, FinalNewline, Gap, LineRange, MAX_REGISTER_NAME, Op, OpKind, Pasted, Register,
-    Repeat, Section, Target, Warning, WarningKind,
-};
-pub use parse::{ForeignShape, LocatorProblem, ParseError, Problem, RowShape, parse};
+pub use document::{Document, LineRange, Op, OpKind, Section, Target, WarningKind};
+pub use parse::{ParseError, parse};
 
 // Block locators (FORMAT.md §5.4).
 pub use block::{
-    BLOCK_SUGGESTION_WINDOW, BlockIndex, BlockResolution, BlockResolver, NoBlocks, Unresolvable,
+    BLOCK_SUGGESTION_WINDOW, BlockIndex, BlockResolution, BlockResolver, Unresolvable,
 };
 
-// The pipeline stages: lowering, planning, applying, rebasing (FORMAT.md §6).
-pub use hunk::{Hunk, HunkKind, InsertAt};
-pub use lower::{FileOp, LowerError, LowerNote, Lowered, OpName, Registers, lower};
-pub use plan::{Applied, OpRef, Placed, Plan, PlanError, plan};
-pub use rebase::{RebaseLimit, RebaseRefusal, Rebased, rebase};
-
-// The edit entry point and everything it reports (FORMAT.md §6, §7).
+// The edit and everything it reports (FORMAT.md §6, §7, §8.4).
 pub use class::FailureClass;
-pub use diff::{DiffSide, unified_diff, unified_diff_between};
-
+pub use diff::{DiffSide, unified_diff_between};
 pub use edit::{
-    Advice, DroppedBlank, Echo, Edge, EditFailure, EditSettings, Elision, FileEdit, FileEditError,
-    FileInput, FinalNewlineProblem, Guards, Indent, IndentEvidence, IndentMismatch,
-    LostIndentation, NoHistory, Reading, ReadingKind, Refusal, Repair, Shift, ShortRange,
-    SnapshotHistory, Suspicion, SyntaxBreak, TagCheck, edit_file,
+    Advice, EditFailure, EditSettings, FileEdit, FileEditError, FileInput, Guards, NoHistory,
+    SnapshotHistory, Suspicion, TagCheck, edit_file,
 };
-// Projection of a document still streaming in, for UI cards.
-pub use project::{OpState, ProjectedOp, ProjectedSection, Projection, project};
+pub use lower::{FileOp, Registers};
+pub use rebase::RebaseLimit;
+
+pub mod projection;
+pub mod stages;

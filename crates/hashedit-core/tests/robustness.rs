@@ -17,7 +17,8 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use hashedit_core::{LineScanner, Registers, TagScheme, Text, WindowRequest, lower, parse, plan};
+use hashedit_core::stages::{lower, plan};
+use hashedit_core::{LineScanner, Registers, TagScheme, Text, WindowRequest, parse};
 use proptest::prelude::*;
 
 /// Most heap one case may hold at once. The inputs here are at most a few
@@ -234,7 +235,7 @@ proptest! {
                 prop_assert_eq!(scanned.tag, TagScheme::Rho.tag_of(&file));
                 let (snapshot, heap) = peak_heap_of(|| {
                     let _ = hashedit_core::read_view("f", &scanned, 64_000);
-                    let _ = hashedit_core::post_edit_preview("f", scanned.tag, &text, &focus, hashedit_core::PreviewShape::Rows, 64_000);
+                    let _ = hashedit_core::stages::post_edit_preview("f", scanned.tag, &text, &focus, hashedit_core::stages::PreviewShape::Rows, 64_000);
                     hashedit_core::chain_snapshot("f", scanned.tag, &text, &focus, 64_000)
                 });
                 prop_assert!(heap <= CASE_HEAP_LIMIT, "{heap} bytes of heap for the views of {file:?}");

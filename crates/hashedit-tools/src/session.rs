@@ -8,7 +8,7 @@
 //! served snapshots under that tag is stale (handed case B05). It also keeps
 //! the served text of recent snapshots, so an edit written against an older
 //! one can be carried onto the live file when only unrelated lines changed
-//! (§3 item 6, [`hashedit_core::rebase`]).
+//! (§3 item 6, [`hashedit_core::stages::rebase`]).
 //!
 //! Memory is bounded (reference-omp.md §1.12): at most
 //! [`MAX_VERSIONS_PER_PATH`] snapshots per file, [`MAX_PATHS`] files (least
@@ -414,7 +414,8 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hashedit_core::{TagHasher, TagScheme};
+    use hashedit_core::TagScheme;
+    use hashedit_core::stages::TagHasher;
 
     fn fp(text: &str) -> Fingerprint {
         let mut h = TagHasher::with_digest(TagScheme::Rho);

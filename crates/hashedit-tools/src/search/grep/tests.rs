@@ -708,7 +708,7 @@ fn candidate_search_agrees_with_exact_line_checks() {
             assert_eq!(got, want, "pattern {pattern:?} on {bytes:?}");
             // And both agree with the line model's own splitter.
             let text = std::str::from_utf8(body).unwrap();
-            let model: Vec<u64> = hashedit_core::split_line_texts(text)
+            let model: Vec<u64> = hashedit_core::stages::split_line_texts(text)
                 .iter()
                 .enumerate()
                 .filter(|(_, l)| request.exact.is_match(l))

@@ -1,5 +1,5 @@
-//! Projection of an edit document that is still streaming in, for the
-//! cards a harness shows while a model writes its edit.
+//! The projection of an edit document still streaming in, for the cards
+//! a harness shows while a model writes its edit.
 //!
 //! [`project`] reads any prefix of a document (FORMAT.md §5): sections and
 //! their paths and tags, each op's canonical header and a plain-words
