@@ -114,7 +114,7 @@ impl BlockResolver for NoBlocks {
 
 /// A text's block index, built on first use: one edit parses each text at
 /// most once, whether for block locators or for the syntax check.
-pub struct LazyIndex<'a> {
+pub(crate) struct LazyIndex<'a> {
     resolver: Option<&'a dyn BlockResolver>,
     path: &'a str,
     text: &'a str,
@@ -125,7 +125,11 @@ impl<'a> LazyIndex<'a> {
     /// The index of `text` (BOM-free content) as the language `path` names,
     /// parsed by `resolver` when first asked for; without a resolver every
     /// lookup is [`Unresolvable::UnknownLanguage`].
-    pub fn new(resolver: Option<&'a dyn BlockResolver>, path: &'a str, text: &'a str) -> Self {
+    pub(crate) fn new(
+        resolver: Option<&'a dyn BlockResolver>,
+        path: &'a str,
+        text: &'a str,
+    ) -> Self {
         LazyIndex {
             resolver,
             path,
@@ -135,7 +139,7 @@ impl<'a> LazyIndex<'a> {
     }
 
     /// Length of the indexed text in bytes.
-    pub fn text_len(&self) -> usize {
+    pub(crate) fn text_len(&self) -> usize {
         self.text.len()
     }
 
@@ -143,7 +147,7 @@ impl<'a> LazyIndex<'a> {
     ///
     /// Errors: [`Unresolvable::UnknownLanguage`] without a resolver or a
     /// grammar for the path.
-    pub fn get(&mut self) -> Result<&dyn BlockIndex, Unresolvable> {
+    pub(crate) fn get(&mut self) -> Result<&dyn BlockIndex, Unresolvable> {
         if self.index.is_none() {
             self.index = Some(match self.resolver {
                 Some(resolver) => resolver.index(self.path, self.text),

@@ -11,12 +11,12 @@ use similar::TextDiff;
 use crate::text::has_lone_cr;
 
 /// Context lines around each diff hunk.
-pub const DIFF_CONTEXT_LINES: usize = 3;
+pub(crate) const DIFF_CONTEXT_LINES: usize = 3;
 
 /// Longest time spent searching for the smallest diff; past it the diff
 /// is still exact, only coarser (larger hunks). Bounds the cost an applied
 /// edit of a huge file pays for its diff metadata.
-pub const DIFF_TIMEOUT: Duration = Duration::from_millis(500);
+pub(crate) const DIFF_TIMEOUT: Duration = Duration::from_millis(500);
 
 /// What one side of a diff names in its `---` or `+++` header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -276,7 +276,7 @@ fn moved(op: &Hunk, shift: isize) -> Hunk {
 
 /// Context lines (each side) tried when looking for an op's lines to be
 /// unique in both versions.
-pub const MAX_CONTEXT_LINES: usize = 3;
+pub(crate) const MAX_CONTEXT_LINES: usize = 3;
 
 /// Positions of each distinct line text.
 fn line_index<'a>(lines: &[&'a str]) -> HashMap<&'a str, Vec<usize>> {

@@ -119,14 +119,14 @@ impl std::error::Error for DecodeError {}
 /// The line model does not break lines at a lone CR, but the omp tag
 /// scheme's normalisation does, so under that scheme such a file can keep
 /// its tag while its line numbers shift; edits refuse it.
-pub fn has_lone_cr(bytes: &[u8]) -> bool {
+pub(crate) fn has_lone_cr(bytes: &[u8]) -> bool {
     memchr::memchr_iter(b'\r', bytes).any(|i| bytes.get(i + 1) != Some(&b'\n'))
 }
 
 /// Recognises a non-UTF-8 Unicode byte order mark at the start of a file.
 ///
 /// Returns the encoding's name for UTF-32 and UTF-16 BOMs (either byte order).
-pub fn foreign_bom(prefix: &[u8]) -> Option<&'static str> {
+pub(crate) fn foreign_bom(prefix: &[u8]) -> Option<&'static str> {
     if prefix.starts_with(b"\xFF\xFE\x00\x00") {
         Some("UTF-32LE")
     } else if prefix.starts_with(b"\x00\x00\xFE\xFF") {

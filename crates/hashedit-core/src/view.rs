@@ -21,22 +21,22 @@ use crate::tag::{SnapshotTag, header};
 use crate::text::Text;
 
 /// Rows shown from the top of a file in a chain snapshot without focus.
-pub const CHAIN_HEAD_ROWS: usize = 28;
+pub(crate) const CHAIN_HEAD_ROWS: usize = 28;
 /// Rows shown from the bottom of a file in a chain snapshot without focus.
-pub const CHAIN_TAIL_ROWS: usize = 8;
+pub(crate) const CHAIN_TAIL_ROWS: usize = 8;
 /// Context rows around each anchor in a live snapshot.
 pub const LIVE_CONTEXT_ROWS: usize = 2;
 /// Most rows a focused chain or live snapshot shows.
 pub const LIVE_MAX_ROWS: usize = 40;
 /// Context rows around each changed line in a post-edit preview.
-pub const PREVIEW_CONTEXT_ROWS: usize = 3;
+pub(crate) const PREVIEW_CONTEXT_ROWS: usize = 3;
 /// Most rows a post-edit preview shows.
-pub const PREVIEW_MAX_ROWS: usize = 40;
+pub(crate) const PREVIEW_MAX_ROWS: usize = 40;
 /// A single replaced or deleted span of at least this many original lines
 /// makes an edit structural (reference-rho.md §8.3).
 pub const STRUCTURAL_SPAN_LINES: usize = 40;
 /// The row shown between two non-adjacent rows.
-pub const GAP_ROW: &str = "…";
+pub(crate) const GAP_ROW: &str = "…";
 
 /// Why a read window cannot be served.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -341,13 +341,13 @@ pub fn post_edit_preview(
 }
 
 /// Most rows an excerpt shows.
-pub const EXCERPT_MAX_ROWS: usize = 16;
+pub(crate) const EXCERPT_MAX_ROWS: usize = 16;
 
 /// Rows of `text` around the `focus` lines (±1), without a header:
 /// `N:text` rows, `…` between runs, at most [`EXCERPT_MAX_ROWS`]. What a
 /// refused edit would have written is shown this way: rows that are not
 /// on disk get no header to copy.
-pub fn excerpt(text: &Text, focus: &[usize]) -> String {
+pub(crate) fn excerpt(text: &Text, focus: &[usize]) -> String {
     let total = text.line_count();
     let focus = clean_focus(focus, total);
     if focus.is_empty() {
@@ -373,7 +373,7 @@ pub enum PreviewShape {
 /// Every hunk but the last gets `max(1, min(cap / hunks, left − later))`
 /// rows from its start, where `later` counts the hunks after it; the last
 /// hunk gets what is left (reference-rho.md §8.3, "Hunk cap").
-pub fn cap_rows_by_hunk(rows: &[usize], cap: usize) -> Vec<usize> {
+pub(crate) fn cap_rows_by_hunk(rows: &[usize], cap: usize) -> Vec<usize> {
     if rows.len() <= cap {
         return rows.to_vec();
     }
@@ -400,7 +400,7 @@ pub fn cap_rows_by_hunk(rows: &[usize], cap: usize) -> Vec<usize> {
 
 /// Each focus line with `context` rows either side, clipped to `1..=total`,
 /// sorted and deduplicated.
-pub fn expand_focus(focus: &[usize], total: usize, context: usize) -> Vec<usize> {
+pub(crate) fn expand_focus(focus: &[usize], total: usize, context: usize) -> Vec<usize> {
     let mut rows: Vec<usize> = focus
         .iter()
         .flat_map(|&line| line.saturating_sub(context).max(1)..=(line + context).min(total))
@@ -544,7 +544,7 @@ fn render_rows(
 }
 
 /// `one` for 1, else `many`.
-pub fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
+pub(crate) fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
     if n == 1 { one } else { many }
 }
 

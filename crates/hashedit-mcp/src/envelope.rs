@@ -23,7 +23,7 @@ enum Field {
 
 /// A streaming scanner for the envelope of one JSON-RPC message.
 #[derive(Debug, Default)]
-pub struct EnvelopeScanner {
+pub(crate) struct EnvelopeScanner {
     /// A non-whitespace byte has been seen.
     started: bool,
     /// The message is not a JSON object, or its top-level object has ended.
@@ -47,7 +47,7 @@ pub struct EnvelopeScanner {
 
 /// What the scanner found.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Envelope {
+pub(crate) struct Envelope {
     /// The message is (at least the start of) a JSON object.
     pub is_object: bool,
     /// The top-level `id`, if present and a valid JSON-RPC id.
@@ -58,12 +58,12 @@ pub struct Envelope {
 
 impl EnvelopeScanner {
     /// A scanner at the start of a message.
-    pub fn new() -> EnvelopeScanner {
+    pub(crate) fn new() -> EnvelopeScanner {
         EnvelopeScanner::default()
     }
 
     /// Feeds the next bytes of the message.
-    pub fn feed(&mut self, bytes: &[u8]) {
+    pub(crate) fn feed(&mut self, bytes: &[u8]) {
         for &b in bytes {
             if self.done {
                 return;
@@ -173,7 +173,7 @@ impl EnvelopeScanner {
     }
 
     /// What was found so far.
-    pub fn envelope(&self) -> Envelope {
+    pub(crate) fn envelope(&self) -> Envelope {
         let id = self
             .id
             .as_deref()

@@ -41,7 +41,7 @@ pub enum StructuredContent {
 
 /// A successful call: the tool's text, its facts in `_meta`, and, when
 /// asked for, the facts with the text as structured content.
-pub fn success(outcome: Outcome, shape: StructuredContent) -> CallToolResult {
+pub(crate) fn success(outcome: Outcome, shape: StructuredContent) -> CallToolResult {
     let structured = outcome.structured();
     let Outcome { text, image, .. } = outcome;
     let structured_content = match shape {
@@ -64,7 +64,7 @@ pub fn success(outcome: Outcome, shape: StructuredContent) -> CallToolResult {
 
 /// How a client shows the model a result flagged `isError`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Errors {
+pub(crate) enum Errors {
     /// Its text, as for any result: failures are flagged `isError`.
     Flagged,
     /// Wrapped: Gemini CLI turns every `isError` result into one string
@@ -78,7 +78,7 @@ pub enum Errors {
 
 impl Errors {
     /// What the client named in `initialize` needs.
-    pub fn for_client(info: Option<&rmcp::model::ClientConfig>) -> Errors {
+    pub(crate) fn for_client(info: Option<&rmcp::model::ClientConfig>) -> Errors {
         match info {
             Some(info) if info.client_info.name.starts_with("gemini-cli") => Errors::Unflagged,
             _ => Errors::Flagged,
@@ -89,7 +89,7 @@ impl Errors {
 /// A failed call: the message the CLI prints, flagged `isError` (unless the
 /// client wraps such results, see [`Errors`]), and the failure's kind in
 /// `_meta` (and in structured content, when asked for).
-pub fn failure(
+pub(crate) fn failure(
     kind: ErrorKind,
     message: String,
     shape: StructuredContent,

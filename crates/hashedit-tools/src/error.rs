@@ -238,7 +238,7 @@ impl ToolError {
 }
 
 /// An I/O error's text without Rust's " (os error N)" suffix.
-pub fn os_message(error: &std::io::Error) -> String {
+pub(crate) fn os_message(error: &std::io::Error) -> String {
     let text = error.to_string();
     match text.rfind(" (os error ") {
         Some(at) if text.ends_with(')') => text[..at].to_string(),

@@ -62,9 +62,10 @@ mod write;
 mod xattrs;
 
 pub use live::remove_unfinished_temp_files;
-pub use lock::{LockedFile, lock_all, lock_existing};
+pub(crate) use lock::{LockedFile, lock_all, lock_existing};
 pub(crate) use open::Special;
-pub use open::{not_regular_file_error, open_regular};
-pub use transaction::{Change, CommitWarning, commit_changes};
+pub(crate) use open::{not_regular_file_error, open_regular};
+pub(crate) use transaction::{Change, CommitWarning, commit_changes};
 pub(crate) use tree::{TreeReader, Unread};
-pub use write::{create_new, is_temp_leftover, replace};
+pub use write::is_temp_leftover;
+pub(crate) use write::{create_new, replace};

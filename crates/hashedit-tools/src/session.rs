@@ -21,17 +21,17 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use hashedit_core::{Fingerprint, SnapshotTag, TagCheck};
 
 /// Snapshots remembered per file, newest first.
-pub const MAX_VERSIONS_PER_PATH: usize = 4;
+pub(crate) const MAX_VERSIONS_PER_PATH: usize = 4;
 /// Files whose served fingerprints are remembered; the least recently used
 /// is forgotten first. Fingerprints are small (tag, digest, path), so this
 /// is generous: a broad grep must not push a read's fingerprint out (the
 /// kept texts are bounded separately, by [`MAX_TEXT_BYTES`]).
-pub const MAX_PATHS: usize = 4096;
+pub(crate) const MAX_PATHS: usize = 4096;
 /// Bytes of served text kept for drift rebase, over all files.
-pub const MAX_TEXT_BYTES: usize = 64 * 1024 * 1024;
+pub(crate) const MAX_TEXT_BYTES: usize = 64 * 1024 * 1024;
 /// Largest single text kept for drift rebase; bigger snapshots keep only
 /// their fingerprint.
-pub const MAX_TEXT_BYTES_PER_SNAPSHOT: usize = 8 * 1024 * 1024;
+pub(crate) const MAX_TEXT_BYTES_PER_SNAPSHOT: usize = 8 * 1024 * 1024;
 
 #[derive(Debug, Clone)]
 struct Version {

@@ -10,7 +10,7 @@ use hashedit_blocks::TreeSitterBlocks;
 use hashedit_core::{BlockIndex, BlockResolution, LineRange, Unresolvable};
 
 /// One annotated line.
-pub struct Row<'s> {
+pub(crate) struct Row<'s> {
     pub resolution: &'s str,
     pub enclosing: &'s str,
     pub next: &'s str,
@@ -19,7 +19,7 @@ pub struct Row<'s> {
 
 /// Splits an annotated snippet into its rows and the source text (each row
 /// ending in `\n`).
-pub fn parse(snippet: &str) -> (Vec<Row<'_>>, String) {
+pub(crate) fn parse(snippet: &str) -> (Vec<Row<'_>>, String) {
     let mut rows = Vec::new();
     let mut text = String::new();
     for line in snippet.lines().filter(|l| !l.trim().is_empty()) {
@@ -43,7 +43,7 @@ pub fn parse(snippet: &str) -> (Vec<Row<'_>>, String) {
 }
 
 /// The note for a resolution.
-pub fn note(resolution: &BlockResolution) -> String {
+pub(crate) fn note(resolution: &BlockResolution) -> String {
     match resolution {
         BlockResolution::Block(range) => range_note(Some(*range)),
         BlockResolution::SingleLine => "S".to_owned(),
@@ -55,20 +55,20 @@ pub fn note(resolution: &BlockResolution) -> String {
 }
 
 /// The note for a suggested range.
-pub fn range_note(range: Option<LineRange>) -> String {
+pub(crate) fn range_note(range: Option<LineRange>) -> String {
     range.map_or("-".to_owned(), |r| format!("{}-{}", r.start, r.end))
 }
 
 /// Resolves every line of the annotated snippet as the file `path` and
 /// compares all three columns, reporting every mismatch at once.
-pub fn check(path: &str, snippet: &str) {
+pub(crate) fn check(path: &str, snippet: &str) {
     let (rows, text) = parse(snippet);
     check_text(path, &rows, &text);
 }
 
 /// `check` on an explicit text (for example the snippet with CRLF line
 /// breaks), whose lines match `rows`.
-pub fn check_text(path: &str, rows: &[Row<'_>], text: &str) {
+pub(crate) fn check_text(path: &str, rows: &[Row<'_>], text: &str) {
     let blocks = TreeSitterBlocks::new();
     let index = blocks.index_path(path, text).expect("a supported language");
     assert!(index.is_parsed(), "{path} was not parsed");

@@ -204,7 +204,7 @@ impl std::error::Error for FileEditError {}
 /// The original lines a live snapshot of `section` should show: each op's
 /// anchor lines ([`crate::document::OpKind::anchor_lines`], FORMAT.md
 /// §4.4).
-pub fn anchor_lines(section: &Section) -> Vec<usize> {
+pub(crate) fn anchor_lines(section: &Section) -> Vec<usize> {
     section
         .ops
         .iter()

@@ -47,7 +47,8 @@ use crate::view::{PreviewShape, excerpt, live_snapshot, post_edit_preview};
 pub use advice::Advice;
 pub use echo::{Echo, Edge};
 pub use elision::Elision;
-pub use failure::{EditFailure, FileEditError, anchor_lines};
+pub(crate) use failure::anchor_lines;
+pub use failure::{EditFailure, FileEditError};
 pub use final_newline::FinalNewlineProblem;
 pub use guard::{Guards, Refusal, Suspicion, SyntaxBreak};
 pub use history::{NoHistory, SnapshotHistory, TagCheck};
@@ -59,7 +60,7 @@ pub use slip::{DroppedBlank, Shift, ShortRange};
 use indent::{TabRole, indent_mismatch};
 
 /// Largest file (bytes) whose syntax is checked before and after an edit.
-pub const SYNTAX_CHECK_MAX_BYTES: usize = 2 * 1024 * 1024;
+pub(crate) const SYNTAX_CHECK_MAX_BYTES: usize = 2 * 1024 * 1024;
 
 /// One section and the file it names.
 #[derive(Clone, Copy)]

@@ -8,7 +8,7 @@ use super::FileEdit;
 /// Most op summaries listed on a file's summary line; the rest are
 /// counted, so a document of thousands of ops still leaves room for the
 /// preview header.
-pub const MAX_SUMMARY_PARTS: usize = 24;
+pub(super) const MAX_SUMMARY_PARTS: usize = 24;
 
 /// The summary line: one part per op, joined by `; `, at most
 /// [`MAX_SUMMARY_PARTS`] of them.

@@ -19,10 +19,10 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, ReadHal
 use tokio::task::JoinHandle;
 
 /// Longest wait for any single reply.
-pub const REPLY_TIMEOUT: Duration = Duration::from_secs(20);
+pub(crate) const REPLY_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// A temporary workspace.
-pub struct Fixture {
+pub(crate) struct Fixture {
     /// Keeps the directory alive.
     pub dir: tempfile::TempDir,
     /// The canonical workspace root.
@@ -31,14 +31,14 @@ pub struct Fixture {
 
 impl Fixture {
     /// An empty workspace.
-    pub fn new() -> Fixture {
+    pub(crate) fn new() -> Fixture {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
         Fixture { dir, root }
     }
 
     /// A workspace holding `files` (relative path, content).
-    pub fn with(files: &[(&str, &str)]) -> Fixture {
+    pub(crate) fn with(files: &[(&str, &str)]) -> Fixture {
         let fixture = Fixture::new();
         for (path, content) in files {
             fixture.put(path, content);
@@ -47,7 +47,7 @@ impl Fixture {
     }
 
     /// Writes `content` to `path` behind the server's back.
-    pub fn put(&self, path: &str, content: &str) {
+    pub(crate) fn put(&self, path: &str, content: &str) {
         let full = self.root.join(path);
         if let Some(parent) = full.parent() {
             std::fs::create_dir_all(parent).unwrap();
@@ -56,17 +56,17 @@ impl Fixture {
     }
 
     /// The content of `path`.
-    pub fn get(&self, path: &str) -> String {
+    pub(crate) fn get(&self, path: &str) -> String {
         std::fs::read_to_string(self.root.join(path)).unwrap()
     }
 
     /// The path of `path` inside the workspace.
-    pub fn path(&self, path: &str) -> PathBuf {
+    pub(crate) fn path(&self, path: &str) -> PathBuf {
         self.root.join(path)
     }
 
     /// The workspace as the tools see it.
-    pub fn workspace(&self) -> Workspace {
+    pub(crate) fn workspace(&self) -> Workspace {
         Workspace::new(&self.root).unwrap()
     }
 }
@@ -83,7 +83,7 @@ fn pipe() -> (
 }
 
 /// Starts a server over `ws` and returns the client end of its pipe.
-pub fn start(
+pub(crate) fn start(
     ws: Workspace,
     options: ServerOptions,
 ) -> (DuplexStream, JoinHandle<Result<(), ServeError>>) {
@@ -94,7 +94,7 @@ pub fn start(
 
 /// How a client opens its session.
 #[derive(Debug, Clone)]
-pub enum Lifecycle {
+pub(crate) enum Lifecycle {
     /// The `initialize` handshake asking for this version.
     Initialize(ProtocolVersion),
     /// `server/discover` and per-request metadata (2026-07-28).
@@ -102,7 +102,7 @@ pub enum Lifecycle {
 }
 
 /// A connected rmcp client.
-pub type Client = RunningService<RoleClient, ClientConfig>;
+pub(crate) type Client = RunningService<RoleClient, ClientConfig>;
 
 fn client_config(version: ProtocolVersion) -> ClientConfig {
     ClientConfig::new(
@@ -113,7 +113,7 @@ fn client_config(version: ProtocolVersion) -> ClientConfig {
 }
 
 /// Connects rmcp's client to a new server over `fixture`.
-pub async fn connect(
+pub(crate) async fn connect(
     fixture: &Fixture,
     options: ServerOptions,
     lifecycle: Lifecycle,
@@ -135,7 +135,9 @@ pub async fn connect(
 }
 
 /// Connects with the 2025-11-25 handshake and default options.
-pub async fn connect_default(fixture: &Fixture) -> (Client, JoinHandle<Result<(), ServeError>>) {
+pub(crate) async fn connect_default(
+    fixture: &Fixture,
+) -> (Client, JoinHandle<Result<(), ServeError>>) {
     connect(
         fixture,
         ServerOptions::default(),
@@ -146,7 +148,7 @@ pub async fn connect_default(fixture: &Fixture) -> (Client, JoinHandle<Result<()
 
 /// A tool result, flattened for assertions.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Reply {
+pub(crate) struct Reply {
     /// The one text item.
     pub text: String,
     /// `isError`.
@@ -159,25 +161,25 @@ pub struct Reply {
 
 impl Reply {
     /// The error kind of a failed call.
-    pub fn kind(&self) -> &str {
+    pub(crate) fn kind(&self) -> &str {
         assert!(self.is_error, "expected an error, got: {}", self.text);
         self.structured["kind"].as_str().unwrap()
     }
 
     /// The text of a successful call.
-    pub fn ok(&self) -> &str {
+    pub(crate) fn ok(&self) -> &str {
         assert!(!self.is_error, "expected success, got: {}", self.text);
         &self.text
     }
 
     /// The snapshot tag in the first `[path#TAG]` header for `path`.
-    pub fn tag_of(&self, path: &str) -> String {
+    pub(crate) fn tag_of(&self, path: &str) -> String {
         header_tag(&self.text, path)
     }
 }
 
 /// The tag in the first `[path#TAG]` header for `path` in `text`.
-pub fn header_tag(text: &str, path: &str) -> String {
+pub(crate) fn header_tag(text: &str, path: &str) -> String {
     let marker = format!("[{path}#");
     let at = text
         .find(&marker)
@@ -187,7 +189,7 @@ pub fn header_tag(text: &str, path: &str) -> String {
 }
 
 /// Flattens a call result, checking it has exactly one text item.
-pub fn flatten(result: CallToolResult) -> Reply {
+pub(crate) fn flatten(result: CallToolResult) -> Reply {
     assert_eq!(result.content.len(), 1, "one content item: {result:?}");
     let text = result.content[0]
         .as_text()
@@ -208,7 +210,7 @@ pub fn flatten(result: CallToolResult) -> Reply {
 }
 
 /// Calls `tool` with `arguments` (a JSON object).
-pub async fn call(client: &Client, tool: &str, arguments: Value) -> Reply {
+pub(crate) async fn call(client: &Client, tool: &str, arguments: Value) -> Reply {
     let Value::Object(arguments) = arguments else {
         panic!("arguments must be an object");
     };
@@ -221,14 +223,14 @@ pub async fn call(client: &Client, tool: &str, arguments: Value) -> Reply {
 }
 
 /// Reads `path` through the server and returns its tag.
-pub async fn read_tag(client: &Client, path: &str) -> String {
+pub(crate) async fn read_tag(client: &Client, path: &str) -> String {
     let reply = call(client, "read_file", json!({ "path": path })).await;
     reply.ok();
     reply.structured["tag"].as_str().unwrap().to_string()
 }
 
 /// Closes the client and checks the server stopped cleanly.
-pub async fn finish(client: Client, server: JoinHandle<Result<(), ServeError>>) {
+pub(crate) async fn finish(client: Client, server: JoinHandle<Result<(), ServeError>>) {
     client.cancel().await.unwrap();
     tokio::time::timeout(REPLY_TIMEOUT, server)
         .await
@@ -238,7 +240,7 @@ pub async fn finish(client: Client, server: JoinHandle<Result<(), ServeError>>) 
 }
 
 /// A raw JSON-RPC peer over the server's pipe.
-pub struct Raw {
+pub(crate) struct Raw {
     reader: BufReader<ReadHalf<DuplexStream>>,
     writer: WriteHalf<DuplexStream>,
     /// The server task.
@@ -247,7 +249,7 @@ pub struct Raw {
 
 impl Raw {
     /// Starts a server over `fixture`.
-    pub fn start(fixture: &Fixture, options: ServerOptions) -> Raw {
+    pub(crate) fn start(fixture: &Fixture, options: ServerOptions) -> Raw {
         let (pipe, server) = start(fixture.workspace(), options);
         let (read, writer) = tokio::io::split(pipe);
         Raw {
@@ -258,25 +260,25 @@ impl Raw {
     }
 
     /// Sends raw bytes.
-    pub async fn send_bytes(&mut self, bytes: &[u8]) {
+    pub(crate) async fn send_bytes(&mut self, bytes: &[u8]) {
         self.writer.write_all(bytes).await.unwrap();
         self.writer.flush().await.unwrap();
     }
 
     /// Sends one line (a newline is added).
-    pub async fn send_line(&mut self, line: &str) {
+    pub(crate) async fn send_line(&mut self, line: &str) {
         let mut bytes = line.as_bytes().to_vec();
         bytes.push(b'\n');
         self.send_bytes(&bytes).await;
     }
 
     /// Sends a JSON value as one line.
-    pub async fn send(&mut self, message: &Value) {
+    pub(crate) async fn send(&mut self, message: &Value) {
         self.send_line(&message.to_string()).await;
     }
 
     /// The next message from the server.
-    pub async fn recv(&mut self) -> Value {
+    pub(crate) async fn recv(&mut self) -> Value {
         let mut line = String::new();
         let n = tokio::time::timeout(REPLY_TIMEOUT, self.reader.read_line(&mut line))
             .await
@@ -287,7 +289,7 @@ impl Raw {
     }
 
     /// Sends a request and returns the reply (which must carry its id).
-    pub async fn request(&mut self, id: i64, method: &str, params: Value) -> Value {
+    pub(crate) async fn request(&mut self, id: i64, method: &str, params: Value) -> Value {
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
             .await;
         let reply = self.recv().await;
@@ -297,7 +299,7 @@ impl Raw {
 
     /// Opens a session with `initialize` for `version` and returns the
     /// result.
-    pub async fn initialize(&mut self, version: &str) -> Value {
+    pub(crate) async fn initialize(&mut self, version: &str) -> Value {
         let reply = self
             .request(
                 0,
@@ -315,7 +317,7 @@ impl Raw {
     }
 
     /// Closes the client's side and waits for the server to stop.
-    pub async fn close(mut self) -> Result<(), ServeError> {
+    pub(crate) async fn close(mut self) -> Result<(), ServeError> {
         self.writer.shutdown().await.unwrap();
         drop(self.writer);
         tokio::time::timeout(REPLY_TIMEOUT, self.server)
@@ -326,7 +328,7 @@ impl Raw {
 }
 
 /// The `_meta` a 2026-07-28 request carries.
-pub fn modern_meta(version: &str) -> Value {
+pub(crate) fn modern_meta(version: &str) -> Value {
     json!({
         "io.modelcontextprotocol/protocolVersion": version,
         "io.modelcontextprotocol/clientCapabilities": {},
@@ -335,6 +337,6 @@ pub fn modern_meta(version: &str) -> Value {
 }
 
 /// True when `path` exists.
-pub fn exists(path: &Path) -> bool {
+pub(crate) fn exists(path: &Path) -> bool {
     path.symlink_metadata().is_ok()
 }

@@ -33,13 +33,13 @@ use crate::workspace::{ResolvedPath, Workspace};
 
 /// How long a locker waits for another writer before giving up with
 /// [`ErrorKind::LockTimeout`] (reference-rho.md §10: 1 s).
-pub const LOCK_WAIT: Duration = Duration::from_millis(1000);
+pub(super) const LOCK_WAIT: Duration = Duration::from_millis(1000);
 
 /// First pause between lock attempts; it doubles after each attempt.
-pub const LOCK_BACKOFF_START: Duration = Duration::from_millis(2);
+pub(super) const LOCK_BACKOFF_START: Duration = Duration::from_millis(2);
 
 /// Longest pause between lock attempts.
-pub const LOCK_BACKOFF_MAX: Duration = Duration::from_millis(50);
+pub(super) const LOCK_BACKOFF_MAX: Duration = Duration::from_millis(50);
 
 /// How many times a locker may start over because the path was replaced
 /// (renamed over) while it waited. Under contention this is routine (every
@@ -49,7 +49,7 @@ const MAX_REOPENS: usize = 10_000;
 
 /// Metadata of a locked file, from `fstat` of the locked descriptor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FileMeta {
+pub(super) struct FileMeta {
     /// Permission bits including setuid, setgid and sticky (`st_mode &
     /// 0o7777`).
     pub mode: u32,
@@ -97,7 +97,7 @@ impl FileMeta {
 /// [`super::replace`] the value refers to the newly installed inode (whose
 /// lock was taken before it became visible) and keeps the replaced inode's
 /// descriptor, still locked, until drop.
-pub struct LockedFile {
+pub(crate) struct LockedFile {
     /// Workspace-relative display path (as in [`ResolvedPath::display`]).
     pub display: String,
     /// Canonical absolute path of the file.
@@ -129,7 +129,7 @@ pub struct LockedFile {
 impl LockedFile {
     /// The warnings the writes through this value left (each displays as
     /// one `warning:` line), emptied.
-    pub fn take_warnings(&mut self) -> Vec<super::CommitWarning> {
+    pub(crate) fn take_warnings(&mut self) -> Vec<super::CommitWarning> {
         std::mem::take(&mut self.warnings)
     }
 
@@ -187,7 +187,7 @@ impl fmt::Debug for LockedFile {
 ///   appeared on it after resolution.
 /// * The errors of [`super::open_regular`] for special files and OS
 ///   failures.
-pub fn lock_existing(
+pub(crate) fn lock_existing(
     ws: &Workspace,
     path: &ResolvedPath,
     max_bytes: u64,
@@ -206,7 +206,7 @@ pub fn lock_existing(
 /// [`ErrorKind::DuplicatePath`] when two paths name one file (the same
 /// target through symlinks, or hard links to one inode: locking it twice
 /// would wait on ourselves); otherwise the errors of [`lock_existing`].
-pub fn lock_all(
+pub(crate) fn lock_all(
     ws: &Workspace,
     paths: &[ResolvedPath],
     max_bytes: u64,

@@ -32,7 +32,7 @@ use crate::workspace::{ResolvedPath, Workspace};
 /// * [`ErrorKind::PathOutsideWorkspace`]: `path` was not resolved by this
 ///   workspace.
 /// * [`ErrorKind::PermissionDenied`] and others: mapped OS errors.
-pub fn open_regular(ws: &Workspace, path: &ResolvedPath) -> ToolResult<File> {
+pub(crate) fn open_regular(ws: &Workspace, path: &ResolvedPath) -> ToolResult<File> {
     let (parent, name) = split(ws, path)?;
     let dir = open_parent(ws.root(), parent, &path.display)?;
     let (file, _) = open_in_dir(dir.as_fd(), name, &path.display)?;
@@ -51,7 +51,7 @@ pub fn open_regular(ws: &Workspace, path: &ResolvedPath) -> ToolResult<File> {
 /// example "big.log is 2000 bytes, over the limit of 1000 bytes for this
 /// operation; …"); mapped OS errors for failed reads; [`ErrorKind::Io`]
 /// when the buffer cannot be allocated.
-pub fn read_bounded(file: &mut File, display: &str, max_bytes: u64) -> ToolResult<Vec<u8>> {
+pub(super) fn read_bounded(file: &mut File, display: &str, max_bytes: u64) -> ToolResult<Vec<u8>> {
     let size = file
         .metadata()
         .map_err(|error| ToolError::io("read", display, &error))?
@@ -141,7 +141,10 @@ fn too_large(display: &str, size: &str, max_bytes: u64) -> ToolError {
 /// list_dir to see its entries", "pipe is a FIFO (named pipe), not a regular
 /// file; …". Kind [`ErrorKind::NotARegularFile`]. Other tools (grep, glob,
 /// list_dir) can use this to describe entries they skip.
-pub fn not_regular_file_error(display: &str, file_type: std::fs::FileType) -> Option<ToolError> {
+pub(crate) fn not_regular_file_error(
+    display: &str,
+    file_type: std::fs::FileType,
+) -> Option<ToolError> {
     use std::os::unix::fs::FileTypeExt;
     let kind = if file_type.is_file() {
         return None;

@@ -66,7 +66,7 @@ use crate::workspace::{ResolvedPath, Workspace};
 /// * [`ErrorKind::Io`] and other mapped OS errors. If the new bytes were
 ///   already in place when the failure happened (only a failing directory
 ///   fsync, or a failed in-place undo), the message says so.
-pub fn replace(locked: &mut LockedFile, new_bytes: &[u8]) -> ToolResult<()> {
+pub(crate) fn replace(locked: &mut LockedFile, new_bytes: &[u8]) -> ToolResult<()> {
     replace_inner(locked, new_bytes).map_err(|failure| failure.error)
 }
 
@@ -426,7 +426,7 @@ fn lossy(name: &OsStr) -> String {
 ///   creating files.
 /// * [`ErrorKind::NotARegularFile`]: the path is the workspace root.
 /// * Other mapped OS errors.
-pub fn create_new(ws: &Workspace, path: &ResolvedPath, bytes: &[u8]) -> ToolResult<()> {
+pub(crate) fn create_new(ws: &Workspace, path: &ResolvedPath, bytes: &[u8]) -> ToolResult<()> {
     let display = path.display.as_str();
     if path.exists {
         return Err(exists(display));

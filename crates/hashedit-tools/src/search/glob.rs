@@ -463,7 +463,7 @@ pub(crate) fn glob(
 ///
 /// [`SearchOptions`] used: time limit, entry limit and
 /// cancellation (`threads` is not: glob reads no file contents).
-pub fn glob_with(
+pub(crate) fn glob_with(
     scope: &SearchScope,
     args: &GlobArgs,
     max_output_bytes: usize,

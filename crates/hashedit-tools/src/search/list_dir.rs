@@ -33,7 +33,7 @@ pub(crate) fn list_dir(scope: &SearchScope, max_output_bytes: usize) -> ToolResu
 ///
 /// Of the options only [`SearchOptions::cancel`] applies (a listing reads
 /// no file and is not recursive).
-pub fn list_dir_with(
+pub(crate) fn list_dir_with(
     scope: &SearchScope,
     max_output_bytes: usize,
     options: &SearchOptions,

@@ -40,37 +40,37 @@ mod grep;
 mod list_dir;
 mod walk;
 
-pub use glob::glob_with;
-pub use grep::grep_with;
-pub use list_dir::list_dir_with;
+pub(crate) use glob::glob_with;
+pub(crate) use grep::grep_with;
+pub(crate) use list_dir::list_dir_with;
 
 /// Default cap on results for `grep` (matching lines in content mode, files
 /// otherwise) and `glob` (paths) (reference-rho.md §4, §10).
-pub const DEFAULT_MAX_RESULTS: usize = 200;
+pub(crate) const DEFAULT_MAX_RESULTS: usize = 200;
 /// Default cap on matching lines shown per file by `grep`.
-pub const DEFAULT_MAX_PER_FILE: usize = 10;
+pub(crate) const DEFAULT_MAX_PER_FILE: usize = 10;
 /// Files larger than this many bytes (5 MiB) are skipped by a `grep` walk.
-pub const MAX_GREP_FILE_BYTES: u64 = 5 * 1024 * 1024;
+pub(crate) const MAX_GREP_FILE_BYTES: u64 = 5 * 1024 * 1024;
 /// A file named as `grep`'s `path` is searched up to this many bytes
 /// (64 MiB); a larger one is reported as not searched, by name.
-pub const MAX_NAMED_GREP_FILE_BYTES: u64 = 64 * 1024 * 1024;
+pub(crate) const MAX_NAMED_GREP_FILE_BYTES: u64 = 64 * 1024 * 1024;
 /// Characters of a matching line shown by `grep` before it is cut with `…`.
-pub const MAX_PREVIEW_CHARS: usize = 200;
+pub(crate) const MAX_PREVIEW_CHARS: usize = 200;
 /// Heap cap (bytes) for compiling a `grep` pattern, and separately for its
 /// lazy DFA: 10 MiB each.
-pub const REGEX_SIZE_LIMIT: usize = 10 * 1024 * 1024;
+pub(crate) const REGEX_SIZE_LIMIT: usize = 10 * 1024 * 1024;
 /// A walk stops after this many directory entries (files, directories and
 /// anything else it meets, the root included).
-pub const MAX_WALK_ENTRIES: usize = 200_000;
+pub(crate) const MAX_WALK_ENTRIES: usize = 200_000;
 /// Wall-clock budget of one `grep` or `glob` call.
-pub const SEARCH_TIME_LIMIT: Duration = Duration::from_secs(15);
+pub(crate) const SEARCH_TIME_LIMIT: Duration = Duration::from_secs(15);
 /// Environment variable that pins the number of `grep` worker threads when
 /// [`SearchOptions::threads`] is not set (a positive integer).
-pub const THREADS_ENV: &str = "HASHEDIT_THREADS";
+pub(crate) const THREADS_ENV: &str = "HASHEDIT_THREADS";
 
 /// What to search: paths the caller has already resolved and confined.
 #[derive(Debug, Clone, Copy)]
-pub struct SearchScope<'a> {
+pub(crate) struct SearchScope<'a> {
     /// Canonical workspace root.
     pub root: &'a Path,
     /// Canonical directory (or, for `grep` and `glob`, regular file) to
@@ -87,7 +87,7 @@ pub struct SearchScope<'a> {
 /// Knobs for a search call beyond the tool arguments: parallelism, bounds
 /// and cancellation. [`SearchOptions::default`] gives the production values.
 #[derive(Debug, Clone)]
-pub struct SearchOptions {
+pub(crate) struct SearchOptions {
     /// Worker threads for `grep`. `None`: the [`THREADS_ENV`] variable if it
     /// holds a positive integer, else [`std::thread::available_parallelism`].
     /// `Some(1)` searches on the calling thread. Output never depends on it.
@@ -109,7 +109,7 @@ pub struct SearchOptions {
 
 /// Whether a listing shows hashedit's unfinished temp files.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Leftovers {
+pub(crate) enum Leftovers {
     /// Left out: they are never anyone's content (the default).
     #[default]
     Hide,
@@ -133,7 +133,7 @@ impl Default for SearchOptions {
 
 impl SearchOptions {
     /// The number of worker threads this call uses (at least 1).
-    pub fn thread_count(&self) -> usize {
+    pub(crate) fn thread_count(&self) -> usize {
         let chosen = self.threads.or_else(|| {
             std::env::var(THREADS_ENV)
                 .ok()

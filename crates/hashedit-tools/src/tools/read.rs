@@ -22,7 +22,7 @@ use crate::session::{MAX_TEXT_BYTES_PER_SNAPSHOT, Session};
 use crate::workspace::{Resolve, ResolvedPath};
 
 /// Bytes read from disk per chunk while scanning.
-pub const READ_CHUNK_BYTES: usize = 256 * 1024;
+pub(super) const READ_CHUNK_BYTES: usize = 256 * 1024;
 
 /// Bytes of a memory page; the read buffer starts on a page boundary.
 const PAGE_BYTES: usize = 4096;

@@ -16,7 +16,7 @@ use crate::outcome::{Outcome, WriteFacts};
 use crate::workspace::{Resolve, ResolvedPath, Workspace, display_path, raw_path};
 
 /// Largest file `write` replaces or creates (bytes): the edit cap.
-pub const WRITE_MAX_BYTES: u64 = super::EDIT_MAX_BYTES;
+pub(super) const WRITE_MAX_BYTES: u64 = super::EDIT_MAX_BYTES;
 
 /// True when `content` starts like a hashline read: a `[path#TAG]` header
 /// line followed by a `N:` row. Writing that would store the view, not the

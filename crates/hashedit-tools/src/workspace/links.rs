@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use super::protect::{DEFAULT_PROTECTED_NAMES, Protected, Protection};
 
 /// Most directory entries one search looks at.
-pub const MAX_ENTRIES_SEARCHED: usize = 200_000;
+pub(super) const MAX_ENTRIES_SEARCHED: usize = 200_000;
 
 /// Another name of the inode at `target` (a canonical path under `root`)
 /// that `protection` protects, with why, or `None` (also when `target` has

@@ -4,13 +4,13 @@
 use std::path::{Path, PathBuf};
 
 /// The root of the checkout.
-pub fn repo() -> PathBuf {
+pub(crate) fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 /// Where `scripts/install-peers` puts the peers (`HASHEDIT_PEERS_DIR`
 /// moves it, as it does for the script).
-pub fn peers_dir() -> PathBuf {
+pub(crate) fn peers_dir() -> PathBuf {
     std::env::var_os("HASHEDIT_PEERS_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| repo().join("target/peers"))
@@ -18,7 +18,7 @@ pub fn peers_dir() -> PathBuf {
 
 /// Says a peer is missing: fails under `HASHEDIT_REQUIRE_PEERS=1`, else
 /// prints a notice the test log cannot hide.
-pub fn missing(peer: &str, why: &str) {
+pub(crate) fn missing(peer: &str, why: &str) {
     let required = std::env::var("HASHEDIT_REQUIRE_PEERS").is_ok_and(|v| v == "1");
     assert!(
         !required,

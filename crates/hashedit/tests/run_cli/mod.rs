@@ -8,7 +8,7 @@ use std::process::{Command, Output, Stdio};
 /// Runs `hashedit --root ROOT ARGS…` with `stdin` piped in (closed at once
 /// when `None`), colours off and the snapshot registry at `registry`
 /// (`"off"` disables it), and waits for it.
-pub fn run_hashedit(
+pub(crate) fn run_hashedit(
     root: &Path,
     args: &[&str],
     stdin: Option<&str>,
@@ -37,7 +37,7 @@ pub fn run_hashedit(
 /// What one run of the binary printed and returned, as text.
 #[derive(Debug)]
 #[allow(dead_code)] // each test binary uses its own part of this module
-pub struct Run {
+pub(crate) struct Run {
     /// The exit status (`None`: killed by a signal).
     pub code: Option<i32>,
     /// Standard output, lossily decoded.
@@ -49,7 +49,7 @@ pub struct Run {
 /// Runs `hashedit --root ROOT ARGS…` with `stdin` piped in and the
 /// registry off.
 #[allow(dead_code)]
-pub fn run(root: &Path, args: &[&str], stdin: &str) -> Run {
+pub(crate) fn run(root: &Path, args: &[&str], stdin: &str) -> Run {
     let out = run_hashedit(root, args, Some(stdin), "off");
     Run {
         code: out.status.code(),
@@ -61,7 +61,7 @@ pub fn run(root: &Path, args: &[&str], stdin: &str) -> Run {
 /// A temporary workspace holding `files` (path, content), directories
 /// created as needed.
 #[allow(dead_code)]
-pub fn workspace(files: &[(&str, &str)]) -> tempfile::TempDir {
+pub(crate) fn workspace(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     for (name, content) in files {
         let path = dir.path().join(name);
@@ -73,6 +73,6 @@ pub fn workspace(files: &[(&str, &str)]) -> tempfile::TempDir {
 
 /// The rho tag of `bytes`, as headers print it.
 #[allow(dead_code)]
-pub fn tag(bytes: &[u8]) -> String {
+pub(crate) fn tag(bytes: &[u8]) -> String {
     hashedit_core::TagScheme::Rho.tag_of(bytes).to_string()
 }

@@ -16,10 +16,10 @@ use hashedit_tools::{
 };
 
 /// Fixed seed of the default run; `HASHEDIT_DIFF_SEED` overrides it.
-pub const DEFAULT_SEED: u64 = 0x4841_5348_4544_4954; // "HASHEDIT"
+pub(crate) const DEFAULT_SEED: u64 = 0x4841_5348_4544_4954; // "HASHEDIT"
 
 /// Cases per suite: `HASHEDIT_DIFF_CASES`, else `default`.
-pub fn case_count(default: usize) -> usize {
+pub(crate) fn case_count(default: usize) -> usize {
     std::env::var("HASHEDIT_DIFF_CASES")
         .ok()
         .and_then(|v| v.trim().parse().ok())
@@ -27,7 +27,7 @@ pub fn case_count(default: usize) -> usize {
 }
 
 /// The run's seed: `HASHEDIT_DIFF_SEED` (decimal or 0x-hex), else fixed.
-pub fn seed() -> u64 {
+pub(crate) fn seed() -> u64 {
     let Ok(text) = std::env::var("HASHEDIT_DIFF_SEED") else {
         return DEFAULT_SEED;
     };
@@ -42,7 +42,7 @@ pub fn seed() -> u64 {
 /// What kind of failure a reply reports, coarse enough to compare across
 /// engines whose messages differ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Class {
+pub(crate) enum Class {
     /// Success.
     Ok,
     /// The document (or arguments) did not parse.
@@ -74,7 +74,7 @@ pub enum Class {
 }
 
 /// Our classification of a `hashedit-tools` error kind.
-pub fn class_of_kind(kind: ErrorKind) -> Class {
+pub(crate) fn class_of_kind(kind: ErrorKind) -> Class {
     match kind {
         ErrorKind::ParseError => Class::Parse,
         ErrorKind::StaleTag => Class::Stale,
@@ -93,7 +93,7 @@ pub fn class_of_kind(kind: ErrorKind) -> Class {
 
 /// One tool call's result, reduced for comparison.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Reply {
+pub(crate) struct Reply {
     /// `Class::Ok` or the failure class.
     pub class: Class,
     /// The exact model-facing text.
@@ -104,20 +104,20 @@ pub struct Reply {
 
 impl Reply {
     /// A reply with `class` and `text`.
-    pub fn new(class: Class, text: String) -> Reply {
+    pub(crate) fn new(class: Class, text: String) -> Reply {
         let shape = shape::parse(&text);
         Reply { class, text, shape }
     }
 
     /// True on success.
-    pub fn ok(&self) -> bool {
+    pub(crate) fn ok(&self) -> bool {
         self.class == Class::Ok
     }
 }
 
 /// Our tools over a temporary workspace, with block locators resolved by
 /// tree-sitter as in the CLI and the MCP server.
-pub struct Ours {
+pub(crate) struct Ours {
     _dir: tempfile::TempDir,
     root: PathBuf,
     ws: Workspace,
@@ -126,7 +126,7 @@ pub struct Ours {
 
 impl Ours {
     /// A fresh empty workspace with tag scheme `scheme`.
-    pub fn new(scheme: TagScheme) -> Ours {
+    pub(crate) fn new(scheme: TagScheme) -> Ours {
         let dir = tempfile::tempdir().expect("temp dir");
         let root = dir.path().canonicalize().expect("canonical temp dir");
         let ws = Workspace::new(&root)
@@ -141,7 +141,7 @@ impl Ours {
     }
 
     /// The workspace directory.
-    pub fn root(&self) -> &Path {
+    pub(crate) fn root(&self) -> &Path {
         &self.root
     }
 
@@ -153,7 +153,7 @@ impl Ours {
     }
 
     /// `read_file`.
-    pub fn read(&self, path: &str, offset: Option<usize>, limit: Option<usize>) -> Reply {
+    pub(crate) fn read(&self, path: &str, offset: Option<usize>, limit: Option<usize>) -> Reply {
         let cx = ToolContext::new(&self.ws);
         Ours::reply(read_file(
             &cx,
@@ -170,7 +170,7 @@ impl Ours {
     /// shift, elision, syntax, lost indentation, no change: the robustness
     /// benchmark measures those) are waived with `force`; the refusal of
     /// rows in the other indentation style, a listed difference, stays.
-    pub fn edit(&self, document: &str) -> Reply {
+    pub(crate) fn edit(&self, document: &str) -> Reply {
         let cx = ToolContext::new(&self.ws).with_blocks(&self.blocks);
         let guarded = edit(&cx, &EditArgs::new(document.to_string()), EditMode::Apply);
         let waived = matches!(
@@ -197,7 +197,7 @@ impl Ours {
 
     /// `edit` (applied), keeping our exact error kind: the reply text, or
     /// the kind and message of the refusal.
-    pub fn edit_kind(&self, document: &str) -> Result<String, (ErrorKind, String)> {
+    pub(crate) fn edit_kind(&self, document: &str) -> Result<String, (ErrorKind, String)> {
         let cx = ToolContext::new(&self.ws).with_blocks(&self.blocks);
         edit(&cx, &EditArgs::new(document.to_string()), EditMode::Apply)
             .map(|outcome| outcome.text)
@@ -205,7 +205,7 @@ impl Ours {
     }
 
     /// `write` without a tag.
-    pub fn write(&self, path: &str, content: &str) -> Reply {
+    pub(crate) fn write(&self, path: &str, content: &str) -> Reply {
         let cx = ToolContext::new(&self.ws);
         Ours::reply(write(
             &cx,
@@ -219,7 +219,7 @@ impl Ours {
     }
 
     /// `grep` for a literal `pattern` under `path`.
-    pub fn grep_literal(&self, pattern: &str, path: Option<&str>) -> Reply {
+    pub(crate) fn grep_literal(&self, pattern: &str, path: Option<&str>) -> Reply {
         let cx = ToolContext::new(&self.ws);
         Ours::reply(grep(
             &cx,
@@ -237,7 +237,7 @@ impl Ours {
 /// first tab means tabs, two first spaces before non-blank text mean
 /// spaces, anything else says nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Indent {
+pub(crate) enum Indent {
     /// Starts with a tab.
     Tabs,
     /// Starts with two spaces (and is not blank).
@@ -246,7 +246,7 @@ pub enum Indent {
 
 impl Indent {
     /// The word our refusal uses for the style.
-    pub fn word(self) -> &'static str {
+    pub(crate) fn word(self) -> &'static str {
         match self {
             Indent::Tabs => "tabs",
             Indent::Spaces => "spaces",
@@ -255,7 +255,7 @@ impl Indent {
 }
 
 /// The indentation style of `line`, if it has one.
-pub fn indent_of(line: &str) -> Option<Indent> {
+pub(crate) fn indent_of(line: &str) -> Option<Indent> {
     if line.starts_with('\t') {
         Some(Indent::Tabs)
     } else if line.starts_with("  ") && !line.trim().is_empty() {
@@ -267,7 +267,7 @@ pub fn indent_of(line: &str) -> Option<Indent> {
 
 /// The style every indented line of `context` shares: `None` when none is
 /// indented or two disagree (then no row can be in the "other" style).
-pub fn uniform_indent<'a>(context: impl IntoIterator<Item = &'a str>) -> Option<Indent> {
+pub(crate) fn uniform_indent<'a>(context: impl IntoIterator<Item = &'a str>) -> Option<Indent> {
     let mut found = None;
     for style in context.into_iter().filter_map(indent_of) {
         match found {
@@ -282,14 +282,14 @@ pub fn uniform_indent<'a>(context: impl IntoIterator<Item = &'a str>) -> Option<
 /// The 1-based numbers of the lines around an op (the replaced lines plus
 /// the line above and below, or the two lines around an insert's gap),
 /// kept within a file of `total` lines.
-pub fn context_lines(first: usize, last: usize, total: usize) -> Vec<usize> {
+pub(crate) fn context_lines(first: usize, last: usize, total: usize) -> Vec<usize> {
     (first..=last).filter(|&n| n >= 1 && n <= total).collect()
 }
 
 /// The rows of `body` (0-based) indented in the other style than the
 /// uniformly indented `context`, with that context style. A body with any
 /// row in the context's style mixes the two on purpose: nothing flagged.
-pub fn other_style_rows(body: &[String], context: &[&str]) -> (Vec<usize>, Option<Indent>) {
+pub(crate) fn other_style_rows(body: &[String], context: &[&str]) -> (Vec<usize>, Option<Indent>) {
     let Some(file) = uniform_indent(context.iter().copied()) else {
         return (Vec::new(), None);
     };
@@ -310,7 +310,7 @@ pub fn other_style_rows(body: &[String], context: &[&str]) -> (Vec<usize>, Optio
 /// our indentation refusal named, when it named this op; the result says
 /// whether that row is the first flagged row and was indented with that
 /// style (always `false` when `named` is `None`).
-pub fn reindent_other_style(
+pub(crate) fn reindent_other_style(
     body: &mut [String],
     context: &[&str],
     named: Option<(usize, Indent)>,
@@ -330,7 +330,7 @@ pub fn reindent_other_style(
 /// `fixed` when the restated rule `confirmed` our indentation refusal (of
 /// body row `row` of the op on document line `line` as indented with
 /// `style`), else the error saying that the rule does not flag that row.
-pub fn confirmed_indent_refusal<T>(
+pub(crate) fn confirmed_indent_refusal<T>(
     confirmed: bool,
     fixed: T,
     line: usize,
@@ -350,7 +350,7 @@ pub fn confirmed_indent_refusal<T>(
 
 /// `row` re-indented in `style`: each leading tab as four spaces, or the
 /// leading spaces as one tab per four columns (at least one).
-pub fn reindent(row: &str, style: Indent) -> String {
+pub(crate) fn reindent(row: &str, style: Indent) -> String {
     let rest = row.trim_start_matches([' ', '\t']);
     let lead = &row[..row.len() - rest.len()];
     let columns: usize = lead.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum();
@@ -362,7 +362,7 @@ pub fn reindent(row: &str, style: Indent) -> String {
 
 /// What our indentation refusal names: the document line of the op, the
 /// 1-based body row, and the row's style.
-pub fn parse_indent_refusal(text: &str) -> Option<(usize, usize, Indent)> {
+pub(crate) fn parse_indent_refusal(text: &str) -> Option<(usize, usize, Indent)> {
     // A refusal may name other findings first: try each op it names.
     text.match_indices("(document line ")
         .find_map(|(at, marker)| {
@@ -381,7 +381,7 @@ pub fn parse_indent_refusal(text: &str) -> Option<(usize, usize, Indent)> {
 }
 
 /// Writes `bytes` to `root/name`, creating parent directories.
-pub fn put_file(root: &Path, name: &str, bytes: &[u8]) {
+pub(crate) fn put_file(root: &Path, name: &str, bytes: &[u8]) {
     let path = root.join(name);
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).expect("create parent");
@@ -390,12 +390,12 @@ pub fn put_file(root: &Path, name: &str, bytes: &[u8]) {
 }
 
 /// The bytes of `root/name`, `None` when it does not exist.
-pub fn get_file(root: &Path, name: &str) -> Option<Vec<u8>> {
+pub(crate) fn get_file(root: &Path, name: &str) -> Option<Vec<u8>> {
     std::fs::read(root.join(name)).ok()
 }
 
 /// Shows bytes readably (escaped, shortened in the middle when long).
-pub fn show_bytes(bytes: &[u8]) -> String {
+pub(crate) fn show_bytes(bytes: &[u8]) -> String {
     let text = String::from_utf8_lossy(bytes);
     let escaped: String = text.escape_debug().collect();
     if escaped.len() <= 600 {
@@ -412,7 +412,7 @@ pub fn show_bytes(bytes: &[u8]) -> String {
 /// One intended difference: a category, the product.md reason, and how
 /// many cases it explained.
 #[derive(Debug, Clone)]
-pub struct Intended {
+pub(crate) struct Intended {
     /// Short name.
     pub name: &'static str,
     /// Why we differ on purpose.
@@ -420,7 +420,7 @@ pub struct Intended {
 }
 
 /// Counts and failures of a suite run, safe to share between threads.
-pub struct Tally {
+pub(crate) struct Tally {
     suite: &'static str,
     catalogue: &'static [Intended],
     state: Mutex<TallyState>,
@@ -438,7 +438,7 @@ struct TallyState {
 
 impl Tally {
     /// A tally for `suite` with the list of intended differences.
-    pub fn new(suite: &'static str, catalogue: &'static [Intended]) -> Tally {
+    pub(crate) fn new(suite: &'static str, catalogue: &'static [Intended]) -> Tally {
         Tally {
             suite,
             catalogue,
@@ -453,7 +453,7 @@ impl Tally {
     /// Records one compared call of `kind` (read, edit, write…): identical
     /// when `categories` is empty, else explained by those intended
     /// differences.
-    pub fn record(&self, kind: &'static str, categories: &[&'static str]) {
+    pub(crate) fn record(&self, kind: &'static str, categories: &[&'static str]) {
         let mut state = self.state();
         state.cases += 1;
         *state.by_kind.entry(kind).or_default() += 1;
@@ -471,7 +471,7 @@ impl Tally {
     }
 
     /// Records a difference no intended difference explains.
-    pub fn unexplained(&self, kind: &'static str, report: String) {
+    pub(crate) fn unexplained(&self, kind: &'static str, report: String) {
         let mut state = self.state();
         state.cases += 1;
         *state.by_kind.entry(kind).or_default() += 1;
@@ -480,13 +480,13 @@ impl Tally {
 
     /// Adds a line to print with the summary (a peer defect met on the
     /// way, with its reproducer).
-    pub fn note(&self, text: String) {
+    pub(crate) fn note(&self, text: String) {
         self.state().notes.push(text);
     }
 
     /// Prints the summary, then panics with the first unexplained
     /// differences if there are any.
-    pub fn finish(&self, elapsed: std::time::Duration) {
+    pub(crate) fn finish(&self, elapsed: std::time::Duration) {
         let state = self.state();
         let mut out = String::new();
         let _ = writeln!(
@@ -551,7 +551,7 @@ fn report_path(suite: &str) -> PathBuf {
 }
 
 /// The first `max` lines of `text`, with a note of how many were cut.
-pub fn clip_lines(text: &str, max: usize) -> String {
+pub(crate) fn clip_lines(text: &str, max: usize) -> String {
     let lines: Vec<&str> = text.lines().collect();
     if lines.len() <= max {
         return text.to_string();

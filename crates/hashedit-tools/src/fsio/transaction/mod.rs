@@ -39,7 +39,7 @@ use rollback::roll_back;
 
 /// What [`commit_changes`] does to one locked file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Change {
+pub(crate) enum Change {
     /// Leave the file as it is.
     Keep,
     /// Replace the file's content with these bytes (as
@@ -61,7 +61,7 @@ pub enum Change {
 
 /// What [`commit_changes`] did to one file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Committed {
+pub(crate) enum Committed {
     /// Nothing.
     Kept,
     /// The content was replaced.
@@ -78,7 +78,7 @@ pub enum Committed {
 
 /// The outcome of a successful [`commit_changes`].
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct CommitReport {
+pub(crate) struct CommitReport {
     /// One entry per locked file, in input order.
     pub files: Vec<Committed>,
     /// Things the caller should pass on although everything was committed.
@@ -88,7 +88,7 @@ pub struct CommitReport {
 /// Something a successful commit could not do; its `Display` is the line
 /// the model reads, starting with `warning: PATH:`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CommitWarning {
+pub(crate) enum CommitWarning {
     /// A moved file could not be given to its source's owner, so it
     /// belongs to the editing user (and lost setuid/setgid bits, if any).
     OwnerNotKept {
@@ -273,7 +273,7 @@ impl std::fmt::Display for CommitWarning {
 ///   inside this workspace.
 /// * [`ErrorKind::NotFound`], [`ErrorKind::Io`] and other mapped OS
 ///   errors, after rollback.
-pub fn commit_changes(
+pub(crate) fn commit_changes(
     ws: &Workspace,
     locked: &mut [LockedFile],
     changes: &[Change],

@@ -92,7 +92,7 @@ pub(crate) fn grep(
 ///
 /// [`SearchOptions`] used: thread count, time and entry limits and
 /// cancellation. The output does not depend on the thread count.
-pub fn grep_with(
+pub(crate) fn grep_with(
     scope: &SearchScope,
     args: &GrepArgs,
     scheme: TagScheme,
