@@ -341,6 +341,7 @@ fn symlink_loops_are_invalid_arguments() {
 
 #[test]
 fn non_utf8_names_resolve_exactly_and_display_escaped() {
+    use std::ffi::OsStr;
     use std::os::unix::ffi::OsStrExt;
     let f = fixture();
     let root = f.ws.root().to_path_buf();
