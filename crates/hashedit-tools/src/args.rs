@@ -1,11 +1,7 @@
-//! Tool arguments: the JSON shapes of reference-rho.md §3–§7 and §9.
-//!
-//! These structs are the single source of the tools' input schemas: the
-//! MCP server derives the schemas it publishes from them (via `schemars`),
-//! and each field's doc comment is, word for word, the description a model
-//! reads there. The CLI fills them from its flags.
-//! Field names, types and requiredness match Rho's tools so a harness can
-//! swap one for the other.
+//! Tool arguments: the one source of the tools' input schemas. The MCP
+//! server derives the schemas it publishes from these structs, each field's
+//! doc comment being the description a model reads; names, types and
+//! requiredness match Rho's tools; the CLI fills them from its flags.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -3,13 +3,9 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// A flag another thread raises to stop a running tool call.
-///
-/// Clones share one flag. The searches (`grep`, `glob`, `list_dir`) check
-/// it before every directory entry and every file they read, so a raised
-/// flag stops them within one file's work; they then return what they found
-/// so far, marked cancelled. Tools that write (`write`, `edit`) never stop
-/// half-way: a commit is all or nothing, so they do not look at the flag.
+/// A flag another thread raises to stop a running tool call; clones share
+/// it. The searches check it before every entry and file and return what
+/// they found, marked cancelled; `write` and `edit` never stop half-way.
 #[derive(Debug, Clone, Default)]
 pub struct CancelToken(Arc<AtomicBool>);
 

@@ -7,13 +7,10 @@ use crate::cancel::CancelToken;
 use crate::session::Session;
 use crate::workspace::Workspace;
 
-/// The environment of one tool call.
-///
-/// The CLI runs without a session (each call is its own process); the MCP
-/// server passes its [`Session`] so tools can record served snapshots,
-/// catch tag collisions and rebase drifted edits.
-///
-/// A read, then an edit against the tag it served:
+/// The environment of one tool call. The CLI runs without a session (each
+/// call is its own process); the MCP server passes its [`Session`] so
+/// tools can record served snapshots, catch tag collisions and rebase
+/// drifted edits. A read, then an edit against the tag it served:
 ///
 /// ```
 /// use hashedit_tools::{EditArgs, EditMode, ReadFileArgs, Session, ToolContext, Workspace};

@@ -1,9 +1,5 @@
-//! Tool errors: a kind for programs, a message for the model.
-//!
-//! Every failure of a tool is a [`ToolError`]. Its [`ErrorKind`] is stable
-//! and machine-readable (the CLI's `--json` output and the MCP structured
-//! content carry it); its message is the exact text the model sees, in our
-//! own words, saying what went wrong and what to do next.
+//! Tool errors: a stable [`ErrorKind`] for programs (FORMAT.md §8.4) and
+//! the message the model reads, saying what went wrong and what to do.
 
 use std::fmt;
 

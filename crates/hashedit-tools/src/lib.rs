@@ -1,24 +1,13 @@
 //! # hashedit-tools
 //!
 //! The six hashline tools over a workspace: [`read_file`], [`grep`],
-//! [`glob`], [`list_dir`], [`write`](fn@write) and [`edit`](fn@edit). All file I/O of hashedit
-//! lives here: workspace confinement, bounded reads, special-file refusal,
-//! per-file locks, atomic replacement and the all-or-nothing multi-file
-//! commit. Formats and rules come from the pure `hashedit-core` crate.
-//!
-//! The modules are private; everything public is re-exported here:
-//!
-//! - **Where**: a [`Workspace`] (the root every path is confined to) and
-//!   a [`ToolContext`] (workspace, optional [`Session`], [`CancelToken`]
-//!   and block grammar) that every tool takes.
-//! - **What**: one argument struct per tool ([`ReadFileArgs`],
-//!   [`GrepArgs`], [`GlobArgs`], [`ListDirArgs`], [`WriteArgs`],
-//!   [`EditArgs`]), deserializable from the MCP tools' JSON arguments.
-//! - **Answers**: an [`Outcome`] (the text the model reads plus structured
-//!   facts) or a [`ToolError`] whose [`ErrorKind`] is machine-readable.
-//!
-//! The CLI and the MCP server call these functions and print the same
-//! text, so they cannot disagree.
+//! [`glob`], [`list_dir`], [`write`](fn@write) and [`edit`](fn@edit), and
+//! all of hashedit's file I/O: confinement, bounded reads, locks, atomic
+//! replacement and the all-or-nothing multi-file commit. Every tool takes
+//! a [`ToolContext`] (a [`Workspace`], an optional [`Session`], the
+//! surface) and its argument struct, and returns an [`Outcome`] (the text
+//! the model reads and typed [`Facts`]) or a [`ToolError`]. The CLI, the
+//! MCP server and the bindings call these, so they cannot disagree.
 
 mod args;
 mod cancel;

@@ -1,18 +1,11 @@
-//! Session state: the snapshots a long-lived server has served.
-//!
-//! A 4-hex tag collides once in 65,536 contents, so a tag alone cannot tell
-//! the snapshot a model read from a different file that happens to share
-//! it. The [`Session`] remembers, per file, the [`Fingerprint`] (tag plus
-//! 128-bit digest) of every snapshot it served (product.md §3 item 5):
-//! a live file whose tag matches but whose digest matches none of the
-//! served snapshots under that tag is stale (handed case B05). It also keeps
-//! the served text of recent snapshots, so an edit written against an older
-//! one can be carried onto the live file when only unrelated lines changed
-//! (§3 item 6, [`hashedit_core::stages::rebase`]).
-//!
-//! Memory is bounded (reference-omp.md §1.12): at most
-//! [`MAX_VERSIONS_PER_PATH`] snapshots per file, [`MAX_PATHS`] files (least
-//! recently used dropped first) and [`MAX_TEXT_BYTES`] of kept text in all.
+//! Session state: the snapshots a long-lived server has served. A 4-hex tag
+//! collides once in 65,536 contents, so the [`Session`] remembers per file
+//! the [`Fingerprint`] (tag and 128-bit digest) of every snapshot served: a
+//! live file whose tag matches but whose digest matches none of them is
+//! stale (FORMAT.md §6.1). It keeps the text of recent snapshots too, so an
+//! edit against an older one can be rebased onto the live file. Memory is
+//! bounded: [`MAX_VERSIONS_PER_PATH`] snapshots per file, [`MAX_PATHS`]
+//! files (least recently used dropped first), [`MAX_TEXT_BYTES`] of text.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
@@ -22,10 +15,8 @@ use hashedit_core::{Fingerprint, SnapshotTag, TagCheck};
 
 /// Snapshots remembered per file, newest first.
 pub(crate) const MAX_VERSIONS_PER_PATH: usize = 4;
-/// Files whose served fingerprints are remembered; the least recently used
-/// is forgotten first. Fingerprints are small (tag, digest, path), so this
-/// is generous: a broad grep must not push a read's fingerprint out (the
-/// kept texts are bounded separately, by [`MAX_TEXT_BYTES`]).
+/// Files whose served fingerprints are remembered, the least recently used
+/// forgotten first; generous, so a broad grep cannot push a read out.
 pub(crate) const MAX_PATHS: usize = 4096;
 /// Bytes of served text kept for drift rebase, over all files.
 pub(crate) const MAX_TEXT_BYTES: usize = 64 * 1024 * 1024;

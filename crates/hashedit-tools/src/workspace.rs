@@ -38,22 +38,17 @@ pub const MAX_SYMLINK_HOPS: usize = 40;
 /// common file system.
 pub const MAX_NAME_BYTES: usize = 255;
 
-/// Longest absolute path in bytes that the system calls taking a path
-/// accept (`PATH_MAX` less its NUL: 4095 on Linux, 1023 on the BSDs and
-/// macOS). hashedit's writes walk directories by descriptor and could
-/// create longer paths, which nothing (hashedit's own resolver included)
-/// could then open by name; such paths are refused instead.
+/// Longest absolute path in bytes the system calls accept (`PATH_MAX` less
+/// its NUL); a longer one, which nothing could open by name, is refused.
 #[cfg(any(target_os = "linux", target_os = "android"))]
 pub const MAX_PATH_BYTES: usize = 4095;
 /// See the Linux definition.
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
 pub const MAX_PATH_BYTES: usize = 1023;
 
-/// A workspace: the directory the tools may read and write, plus the
-/// per-call output budget and the tag scheme that mints snapshot tags.
-///
-/// Every path a tool takes is resolved inside the root; one that leaves it
-/// (by `..` or by a symbolic link) is refused.
+/// A workspace: the directory the tools may read and write (a path that
+/// leaves it, by `..` or a symlink, is refused), the output budget and the
+/// tag scheme.
 ///
 /// ```
 /// use hashedit_tools::{ErrorKind, Resolve, Workspace};
@@ -100,43 +95,29 @@ pub enum Resolve {
 /// A path resolved inside the workspace.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResolvedPath {
-    /// Workspace-relative path with `/` separators, `.` for the root itself.
-    /// This is what the model sees in `[display#TAG]`: the caller's spelling
-    /// lexically cleaned (`./a.txt` → `a.txt`, absolute-inside-root →
-    /// relative, a symlink keeps its own name), or, when the caller wrote
-    /// `..`, the canonical target relative to the root. It is spelled by
-    /// [`display_path`], so a name with a control character appears quoted
-    /// and escaped (`"new\nline.txt"`) and never contains a line break;
-    /// [`raw_path`] gives the unquoted path back, and [`Workspace::resolve`]
-    /// accepts this spelling. Non-UTF-8 names are shown lossily; `target`
-    /// keeps the exact bytes.
+    /// Workspace-relative path with `/` separators (`.` for the root), as
+    /// the model sees it in `[display#TAG]`: the caller's spelling cleaned
+    /// (a symlink keeps its own name), or the canonical target's when the
+    /// caller wrote `..`; spelled by [`display_path`], which `resolve`
+    /// reads back.
     pub display: String,
-    /// Canonical absolute path of the object the OS would open: every
-    /// symlink resolved. For a missing path, the canonical deepest existing
-    /// ancestor followed by the remaining plain components. Always inside
-    /// the root (or the root itself).
+    /// Canonical absolute path of the object the OS would open (for a
+    /// missing path, its deepest existing ancestor's and the rest); inside
+    /// the root.
     pub target: PathBuf,
     /// Whether `target` existed at resolution time.
     pub exists: bool,
-    /// Set when a name of the path did not exist as written but exactly
-    /// one entry beside it is the same name under Unicode normalisation
-    /// (NFC `café` for an NFD `café` on disk): the path was resolved to
-    /// that entry, and this says so, for the reply (FORMAT.md §8.5).
+    /// The note for a name resolved to its one Unicode twin on disk
+    /// (FORMAT.md §8.5).
     pub note: Option<String>,
 }
 
 impl Workspace {
-    /// Opens a workspace rooted at `root`, which is canonicalised.
+    /// Opens a workspace rooted at `root` (canonicalised), with the default
+    /// output budget and tag scheme.
     ///
-    /// Defaults: output budget
-    /// [`hashedit_core::DEFAULT_MAX_OUTPUT_BYTES`] (64,000 bytes), tag
-    /// scheme [`TagScheme::Rho`].
-    ///
-    /// # Errors
-    /// [`ErrorKind::InvalidArguments`] for an empty path,
-    /// [`ErrorKind::NotFound`] when the root does not exist,
-    /// [`ErrorKind::NotARegularFile`] when it is not a directory, and the
-    /// mapped OS error when it cannot be canonicalised.
+    /// Errors: `InvalidArguments` (empty), `NotFound`, `NotARegularFile`,
+    /// mapped OS errors.
     pub fn new(root: impl AsRef<Path>) -> ToolResult<Workspace> {
         let given = root.as_ref();
         if given.as_os_str().is_empty() {
@@ -189,14 +170,9 @@ impl Workspace {
         &self.protection
     }
 
-    /// Refuses a write to `resolved` when it is protected (FORMAT.md §8.5):
-    /// its path as written or its canonical target has a protected
-    /// component, so a symlink into `.git/` is caught as well as
-    /// `.git/config` itself.
-    ///
-    /// # Errors
-    /// [`ErrorKind::ProtectedPath`], naming the protected directory or the
-    /// `--protect` glob.
+    /// Refuses a write to `resolved` (`ProtectedPath`) when its path as
+    /// written, its canonical target or another hard link of it is
+    /// protected (FORMAT.md §8.5).
     pub fn check_writable(&self, resolved: &ResolvedPath) -> ToolResult<()> {
         let written = raw_path(&resolved.display);
         let canonical = resolved
@@ -250,43 +226,17 @@ impl Workspace {
     }
 
     /// Resolves `path` (relative to the root, or absolute inside it) to the
-    /// object the OS would open, confined to the workspace (product.md §3
-    /// item 10).
+    /// object the OS would open, confined to the workspace (FORMAT.md
+    /// §8.5). A quoted spelling as [`display_path`] prints it names the
+    /// unescaped path, unless only a file literally named so exists.
+    /// Symlinks are followed wherever they appear; with
+    /// [`Resolve::MayCreate`] a dangling one resolves to its target.
     ///
-    /// A quoted spelling, as [`display_path`] prints it (the whole path, or
-    /// one `/`-separated component, between double quotes with `\t`, `\n`,
-    /// `\r`, `\0`, `\\`, `\"` and `\u{…}` escapes; see [`parse_quoted`]),
-    /// names the unescaped path. Both readings are tried, the unescaped one
-    /// first: it is used when it exists (or, with [`Resolve::MayCreate`],
-    /// when the literal spelling does not exist either); otherwise an
-    /// existing file whose name really is the literal spelling (quotes and
-    /// backslashes included) is used. Every path [`display_path`] prints
-    /// therefore resolves to the file it was printed for, and a literal
-    /// `"x"` stays reachable both as `"\"x\""` (its display) and as `"x"`
-    /// when no `x` exists. Messages name paths as [`display_path`] spells
-    /// them.
-    ///
-    /// Symlinks are followed wherever they appear, including a dangling
-    /// final one (with [`Resolve::MayCreate`] the result is the link's
-    /// missing target, so `write` through it creates that target). The
-    /// walk refuses to step into any directory that is neither inside the
-    /// root nor an ancestor of it, so nothing outside is ever examined.
-    ///
-    /// # Errors
-    /// * [`ErrorKind::InvalidArguments`]: empty path, a NUL byte, `..` after
-    ///   a missing component, a trailing `/` on a path to create, more
-    ///   than [`MAX_SYMLINK_HOPS`] symlinks (a loop; chosen over NotFound
-    ///   because the path itself is malformed, not absent), a name over
-    ///   [`MAX_NAME_BYTES`] or an absolute path over [`MAX_PATH_BYTES`].
-    /// * [`ErrorKind::PathOutsideWorkspace`]: the path (or a symlink on it)
-    ///   leads outside the root, including prefix siblings such as
-    ///   `/w/proj-evil` beside `/w/proj`.
-    /// * [`ErrorKind::NotFound`]: with [`Resolve::Existing`], the path does
-    ///   not exist (a dangling symlink counts as missing).
-    /// * [`ErrorKind::NotARegularFile`]: a non-final component is a file, or
-    ///   a path ending in `/` names a file.
-    /// * Other OS errors (e.g. permission denied) mapped by
-    ///   [`ToolError::io`].
+    /// Errors: `InvalidArguments` (empty, a NUL, `..` after a missing
+    /// component, a trailing `/` on a path to create, a symlink loop, a name
+    /// over [`MAX_NAME_BYTES`], a path over [`MAX_PATH_BYTES`]),
+    /// `PathOutsideWorkspace`, `NotFound` (with [`Resolve::Existing`]),
+    /// `NotARegularFile`, mapped OS errors.
     pub fn resolve(&self, path: &str, mode: Resolve) -> ToolResult<ResolvedPath> {
         let Some(unquoted) = parse_quoted(path).filter(|unquoted| unquoted != path) else {
             return self.resolve_spelled(path, mode);

@@ -1,13 +1,8 @@
 //! The temp files this process is writing right now, so a signal handler
-//! can remove them before the process dies (FORMAT.md §6.4).
-//!
-//! A `SIGINT` or `SIGTERM` during a large write used to leave its hidden
-//! `.hashedit-<16 hex>.tmp` behind (100 MB and more). Every temp file
-//! [`super::write`] creates is registered here, with a duplicate of its
-//! directory's descriptor, until it is renamed into place or removed;
-//! [`remove_unfinished_temp_files`] unlinks whatever is registered. A temp
-//! file never holds the only copy of anything (`.bak` recovery copies are
-//! not registered), so removing it is always safe.
+//! can remove them before the process dies (FORMAT.md §6.4). A temp file
+//! is registered, with a duplicate of its directory's descriptor, until it
+//! is renamed into place or removed; it never holds the only copy of
+//! anything (`.bak` copies are not registered), so removing it is safe.
 
 use std::ffi::{OsStr, OsString};
 use std::os::fd::{BorrowedFd, OwnedFd};
@@ -43,11 +38,8 @@ fn registry() -> std::sync::MutexGuard<'static, Registry> {
 }
 
 /// Creates the temp file `name` in `dir` with `create` and registers it,
-/// both under the registry's lock, so a signal handler either sees the
-/// file or runs before it exists (and then it is never created). The id
-/// is `None` when the directory descriptor cannot be duplicated (the file
-/// is then only removed by its guard). `Err(None)` when the process is
-/// closing: nothing was created.
+/// both under the registry's lock, so a signal handler sees the file or
+/// runs before it exists. `Err(None)`: the process is closing.
 pub(super) fn create_registered<T, E>(
     dir: BorrowedFd<'_>,
     name: &OsStr,

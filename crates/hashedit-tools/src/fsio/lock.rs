@@ -1,19 +1,9 @@
-//! Per-file exclusive locks for writers (product.md §3 item 4;
-//! reference-rho.md §8.2 steps 2–4).
-//!
-//! The lock is an advisory `flock(LOCK_EX)` on the file's inode. Every
-//! hashedit writer — any thread, any process, CLI or MCP server — takes it
-//! before re-reading and rewriting a file, so two edits planned on one
-//! snapshot are serialised and the second sees the first one's bytes.
-//! `flock` locks belong to the open file description, so two descriptors
-//! opened by two threads of one process exclude each other too.
-//!
-//! Because [`super::replace`] installs new content by renaming a new inode
-//! over the path, a waiter may end up locking an inode that is no longer at
-//! the path. After acquiring, the locker therefore checks that the path
-//! still names the locked inode and otherwise starts over on the new one.
-//! The writer takes the lock on the new inode *before* the rename, so a
-//! waiter that re-opens the path blocks until that writer is done.
+//! Per-file exclusive locks for writers (FORMAT.md §6.4): an advisory
+//! `flock(LOCK_EX)` on the inode, which every hashedit writer (any thread,
+//! any process) takes before re-reading and rewriting a file, so two edits
+//! planned on one snapshot are serialised. A replace renames a new inode
+//! over the path, locked before it becomes visible, so a locker checks
+//! after acquiring that the path still names its inode, else starts over.
 
 use std::ffi::OsString;
 use std::fmt;
@@ -42,9 +32,7 @@ pub(super) const LOCK_BACKOFF_START: Duration = Duration::from_millis(2);
 pub(super) const LOCK_BACKOFF_MAX: Duration = Duration::from_millis(50);
 
 /// How many times a locker may start over because the path was replaced
-/// (renamed over) while it waited. Under contention this is routine (every
-/// commit replaces the inode), so the real bound is [`LOCK_WAIT`]; this
-/// only stops a pathological loop.
+/// while it waited; [`LOCK_WAIT`] is the real bound.
 const MAX_REOPENS: usize = 10_000;
 
 /// Metadata of a locked file, from `fstat` of the locked descriptor.
@@ -90,13 +78,10 @@ impl FileMeta {
     }
 }
 
-/// A regular file held under hashedit's exclusive writer lock, with the
-/// bytes read under that lock.
-///
-/// The lock is released when the value is dropped. After
-/// [`super::replace`] the value refers to the newly installed inode (whose
-/// lock was taken before it became visible) and keeps the replaced inode's
-/// descriptor, still locked, until drop.
+/// A regular file held under hashedit's writer lock, with the bytes read
+/// under it; the lock is released on drop. After [`super::replace`] it
+/// refers to the new inode and keeps the replaced one's descriptor, still
+/// locked, until drop.
 pub(crate) struct LockedFile {
     /// Workspace-relative display path (as in [`ResolvedPath::display`]).
     pub display: String,
@@ -116,10 +101,8 @@ pub(crate) struct LockedFile {
     pub(super) name: OsString,
     /// Descriptors of inodes this value replaced, kept locked until drop.
     pub(super) retired: Vec<File>,
-    /// Whether this value installed bytes that differ from `original`.
-    /// The bytes themselves are not kept (a whole extra copy of the file
-    /// at the peak of every edit); the rare path that needs them, an
-    /// in-place rewrite during a rollback, reads them back from `file`.
+    /// Whether this value installed bytes that differ from `original` (not
+    /// kept: a rollback's in-place rewrite reads them back from `file`).
     pub(super) written: bool,
     /// Warnings of the writes so far (an extended attribute that could not
     /// be carried over); see [`LockedFile::take_warnings`].
@@ -133,12 +116,8 @@ impl LockedFile {
         std::mem::take(&mut self.warnings)
     }
 
-    /// The bytes of the locked inode as they are now, read back through
-    /// the locked descriptor: [`LockedFile::original`] unless this value
-    /// rewrote the file.
-    ///
-    /// # Errors
-    /// The read's I/O error.
+    /// The bytes of the locked inode as they are now, read back through the
+    /// locked descriptor.
     pub(super) fn read_current(&self) -> io::Result<Vec<u8>> {
         if !self.written {
             return Ok(self.original.clone());
@@ -168,25 +147,13 @@ impl fmt::Debug for LockedFile {
     }
 }
 
-/// Locks the existing regular file `path` for writing and reads it
-/// (at most `max_bytes` bytes) under the lock.
+/// Locks the existing regular file `path` for writing and reads at most
+/// `max_bytes` of it under the lock, retrying with a backoff from
+/// [`LOCK_BACKOFF_START`] to [`LOCK_BACKOFF_MAX`] for [`LOCK_WAIT`] in all.
 ///
-/// Tries `flock(LOCK_EX | LOCK_NB)`, pausing [`LOCK_BACKOFF_START`] and
-/// doubling up to [`LOCK_BACKOFF_MAX`] between tries, for at most
-/// [`LOCK_WAIT`] in total. After acquiring, it checks that the path still
-/// names the locked inode; if another writer renamed a new file over it,
-/// it starts over on the new inode.
-///
-/// # Errors
-/// * [`ErrorKind::LockTimeout`]: another writer held the lock for longer
-///   than [`LOCK_WAIT`].
-/// * [`ErrorKind::NotFound`]: the file is missing or was deleted while
-///   waiting (it is never recreated).
-/// * [`ErrorKind::TooLarge`]: the file exceeds `max_bytes`.
-/// * [`ErrorKind::Conflict`]: the path kept being replaced, or a symlink
-///   appeared on it after resolution.
-/// * The errors of [`super::open_regular`] for special files and OS
-///   failures.
+/// Errors: `LockTimeout`, `NotFound` (missing, or deleted while waiting),
+/// `TooLarge`, `Conflict` (the path kept changing), and those of
+/// [`super::open_regular`].
 pub(crate) fn lock_existing(
     ws: &Workspace,
     path: &ResolvedPath,
@@ -195,17 +162,12 @@ pub(crate) fn lock_existing(
     lock_one(ws, path, max_bytes, &[])
 }
 
-/// Locks several files for one multi-file edit and returns them in the
-/// order of `paths`.
+/// Locks several files for one edit, in the order of their canonical
+/// targets (so two edits cannot deadlock), and returns them in the order of
+/// `paths`; on an error every lock taken is released.
 ///
-/// Locks are taken in the order of the canonical targets, so two edits
-/// that share files cannot deadlock. On any error every lock already taken
-/// is released.
-///
-/// # Errors
-/// [`ErrorKind::DuplicatePath`] when two paths name one file (the same
-/// target through symlinks, or hard links to one inode: locking it twice
-/// would wait on ourselves); otherwise the errors of [`lock_existing`].
+/// Errors: `DuplicatePath` (two paths name one file or inode), and those of
+/// [`lock_existing`].
 pub(crate) fn lock_all(
     ws: &Workspace,
     paths: &[ResolvedPath],

@@ -13,25 +13,13 @@ use rustix::io::Errno;
 use crate::error::{ErrorKind, Hint, ToolError, ToolResult, os_message};
 use crate::workspace::{ResolvedPath, Workspace};
 
-/// Opens `path` read-only for reading its bytes.
+/// Opens `path` read-only: reached from the root's descriptor without
+/// following a symlink, examined with `lstat` first so directories, FIFOs,
+/// sockets and devices are refused unopened, opened `O_NONBLOCK |
+/// O_NOFOLLOW | O_NOCTTY` and confirmed a regular file by `fstat`.
 ///
-/// The file is reached from a descriptor of the workspace root without
-/// following any symlink (`path.target` is canonical, so a symlink on the
-/// way means the tree changed after resolution), and it is examined with
-/// `lstat` before it is opened, so directories, FIFOs, sockets and devices
-/// are refused without being opened: nothing blocks and no device driver is
-/// touched. The open itself uses `O_NONBLOCK | O_NOFOLLOW | O_NOCTTY`, and
-/// an `fstat` afterwards confirms a regular file was opened.
-///
-/// # Errors
-/// * [`ErrorKind::NotFound`]: the path is missing (or vanished).
-/// * [`ErrorKind::NotARegularFile`]: a directory ("… is a directory; use
-///   list_dir …"), FIFO, socket, character or block device.
-/// * [`ErrorKind::Conflict`]: a symlink or another file appeared on the path
-///   after it was resolved; retrying resolves it afresh.
-/// * [`ErrorKind::PathOutsideWorkspace`]: `path` was not resolved by this
-///   workspace.
-/// * [`ErrorKind::PermissionDenied`] and others: mapped OS errors.
+/// Errors: `NotFound`, `NotARegularFile`, `Conflict` (the path changed
+/// after resolution), `PathOutsideWorkspace`, mapped OS errors.
 pub(crate) fn open_regular(ws: &Workspace, path: &ResolvedPath) -> ToolResult<File> {
     let (parent, name) = split(ws, path)?;
     let dir = open_parent(ws.root(), parent, &path.display)?;
@@ -39,18 +27,9 @@ pub(crate) fn open_regular(ws: &Workspace, path: &ResolvedPath) -> ToolResult<Fi
     Ok(file)
 }
 
-/// Reads the whole of `file` (from its start) into memory, refusing files
-/// over `max_bytes` bytes.
-///
-/// The size from `fstat` is checked first; then at most `max_bytes + 1`
-/// bytes are read, so a file that grows while it is read cannot make this
-/// read unbounded. `display` names the file in messages.
-///
-/// # Errors
-/// [`ErrorKind::TooLarge`] with the size and the limit in bytes (for
-/// example "big.log is 2000 bytes, over the limit of 1000 bytes for this
-/// operation; …"); mapped OS errors for failed reads; [`ErrorKind::Io`]
-/// when the buffer cannot be allocated.
+/// Reads the whole of `file` from its start, refusing one over `max_bytes`
+/// (`TooLarge`, by its `fstat` size; at most `max_bytes + 1` bytes are read,
+/// so a growing file cannot make the read unbounded).
 pub(super) fn read_bounded(file: &mut File, display: &str, max_bytes: u64) -> ToolResult<Vec<u8>> {
     let size = file
         .metadata()
@@ -100,13 +79,8 @@ impl ReadFailure {
     }
 }
 
-/// Reads at most `limit` bytes of `file`, from its current position, into
-/// `buffer` (cleared first, its capacity reused), reserving room for
-/// `size` bytes (the size `fstat` gave) up front.
-///
-/// A `limit` of `size` reads the file as `fstat` described it, in one
-/// `read` call; one byte more also tells a file that grew meanwhile, at
-/// the cost of a second call.
+/// Reads at most `limit` bytes of `file` from its position into `buffer`
+/// (cleared, capacity reused), reserving `size` bytes (its `fstat` size).
 pub(super) fn read_into(
     file: &mut File,
     size: u64,
@@ -134,13 +108,8 @@ fn too_large(display: &str, size: &str, max_bytes: u64) -> ToolError {
     )
 }
 
-/// The error for a path that is not a regular file, or `None` when
-/// `file_type` is a regular file.
-///
-/// Messages name what the path is and what to do: "src is a directory; use
-/// list_dir to see its entries", "pipe is a FIFO (named pipe), not a regular
-/// file; …". Kind [`ErrorKind::NotARegularFile`]. Other tools (grep, glob,
-/// list_dir) can use this to describe entries they skip.
+/// The `NotARegularFile` error naming what the path is and what to do
+/// instead, or `None` for a regular file.
 pub(crate) fn not_regular_file_error(
     display: &str,
     file_type: std::fs::FileType,
@@ -513,9 +482,7 @@ pub(super) fn map_create_errno(display: &str, errno: Errno) -> ToolError {
 }
 
 /// Opens the regular file `name` in `dir` read-only, refusing special files
-/// from their `lstat` before opening them (so none is ever opened, barring a
-/// swap in the instant between the two calls, which the non-blocking open
-/// and the `fstat` check still catch); returns the file and its `fstat`.
+/// from their `lstat` before opening; returns the file and its `fstat`.
 pub(super) fn open_in_dir(
     dir: BorrowedFd<'_>,
     name: &OsStr,
@@ -563,12 +530,9 @@ pub(super) fn open_at(dir: BorrowedFd<'_>, name: &OsStr) -> Result<(File, Stat),
     open_listed(dir, name)
 }
 
-/// Opens `name` in `dir`, which a `lstat` or a directory listing has just
-/// shown to be a regular file: a non-blocking `open` that follows no
-/// symlink and takes no controlling terminal (so a FIFO swapped in since
-/// cannot block it), then `fstat`, which refuses whatever is not a regular
-/// file before a byte is read. The descriptor keeps `O_NONBLOCK`, which
-/// reads of a regular file ignore.
+/// Opens `name` in `dir`, just listed as a regular file: non-blocking,
+/// following no symlink, then refused by `fstat` if it is not a regular
+/// file any more.
 pub(super) fn open_listed(dir: BorrowedFd<'_>, name: &OsStr) -> Result<(File, Stat), Refused> {
     let fd = rustix::fs::openat(
         dir,

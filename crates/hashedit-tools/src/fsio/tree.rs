@@ -1,12 +1,7 @@
 //! Reading many files below one root in a row, as `grep` does after its
-//! walk listed them: the confined open of [`super::open_regular`] without
-//! its `lstat` (the listing just classified each name) and a read of what
-//! `fstat` reported, with the root's descriptor, the descriptor of the
-//! directory last read from and the byte buffer kept between files.
-//!
-//! The two savings are measured: on a tree of 34,000 files of 3 KB, the
-//! `lstat` cost grep 12 % more CPU and the read that would notice a file
-//! growing meanwhile a few percent more.
+//! walk listed them: the confined open without its `lstat` (the listing
+//! classified each name; 12 % of grep's CPU on 34,000 small files), with
+//! the descriptors and the buffer kept between files.
 
 use std::ffi::OsStr;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
@@ -15,16 +10,10 @@ use std::path::{Path, PathBuf};
 
 use super::open::{Refused, Special, open_dir_below, open_listed, open_root, read_into};
 
-/// Reads regular files below one directory, each reached from the
-/// directory's descriptor without following a symlink (so a symlink
-/// swapped in after the walk listed a file cannot redirect the read), each
-/// opened without blocking (so a FIFO swapped in cannot hang the search)
-/// and refused by `fstat`, before a byte is read, when it is not a regular
-/// file.
-///
-/// The directory of the last file read stays open, so the files of one
-/// directory cost one open each; it stays pinned while they are read, as
-/// [`super::open_regular`] pins a file's directory for one read.
+/// Reads regular files below one directory, each reached from its
+/// directory's descriptor without following a symlink, opened without
+/// blocking and refused by `fstat` if not a regular file; the last
+/// directory stays open for the next file in it.
 #[derive(Debug)]
 pub(crate) struct TreeReader {
     root: PathBuf,

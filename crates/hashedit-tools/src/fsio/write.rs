@@ -1,29 +1,12 @@
-//! Atomic replacement and creation of files (product.md §3 item 3).
-//!
-//! * A file with one name is replaced by writing the new bytes to a temp
-//!   file in the same directory, copying owner and mode onto it, fsyncing
-//!   it, locking it, renaming it over the name and fsyncing the directory.
-//!   A crash at any instant leaves the old or the new bytes at the path.
-//! * A file with several hard links is rewritten in place (a rename would
-//!   split the links), under the lock, after an fsynced recovery copy of
-//!   the current bytes was written beside it; a failed rewrite is undone
-//!   from memory. The same in-place method is used when the owner cannot be
-//!   copied onto a new inode (an unprivileged writer editing a file owned
-//!   by someone else), so ownership is never silently changed. An in-place
-//!   rewrite is not atomic: a crash during it can leave a mix of old and
-//!   new bytes in the file, and the recovery copy beside it is then the
-//!   complete previous content.
-//! * A new file is written to a temp file and installed with a no-replace
-//!   rename, so a file created concurrently is never clobbered.
-//!
-//! Temp files are named `.hashedit-<random>.tmp` and are removed on every
-//! error path. A recovery copy is written as a temp file too and renamed to
-//! `.hashedit-<random>.bak` only once it is complete and fsynced, before the
-//! rewrite starts. So what a crash leaves behind is unambiguous: a `.tmp`
-//! file is never the only copy of anything (it is an unfinished new version,
-//! or an unfinished copy of a file that was not touched yet) and can be
-//! deleted, while a `.bak` file is always a complete copy of a previous
-//! content.
+//! Atomic replacement and creation of files (FORMAT.md §6.4). A file with
+//! one name is replaced by a temp file in its directory (owner and mode
+//! copied, fsynced, locked) renamed over it, then the directory fsynced: a
+//! crash leaves the old or the new bytes. A file with several hard links,
+//! or whose owner cannot be copied onto a new inode, is rewritten in place
+//! after an fsynced `.hashedit-<random>.bak` recovery copy is made beside
+//! it. A new file is installed with a no-replace rename. A `.tmp` left by a
+//! crash is never the only copy of anything; a `.bak` always is a complete
+//! previous content.
 
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
@@ -41,31 +24,14 @@ use super::open::{dir_sync_error, map_create_errno, map_errno, open_parent_with,
 use crate::error::{ErrorKind, ToolError, ToolResult, os_message};
 use crate::workspace::{ResolvedPath, Workspace};
 
-/// Replaces the content of a locked file with `new_bytes`, atomically when
-/// the file has one name, keeping its mode, owner, symlinks and hard links.
+/// Replaces the content of a locked file with `new_bytes` at its canonical
+/// target (a symlink to it stays a symlink), atomically when it has one
+/// name, keeping mode bits (setuid included), owner and hard links. After
+/// a rename `locked` refers to the new inode, locked before it was visible.
 ///
-/// * The file is written at its canonical target, so a symlink that led to
-///   it stays a symlink (handed case B17); mode bits including setuid are
-///   copied (B18); the owner is copied when permitted.
-/// * One link: temp file in the same directory → write → `fchown` →
-///   `fchmod` → fsync → `flock` (before it becomes visible, so writers that
-///   open the path afterwards wait for this transaction) → check that the
-///   path still names the locked inode → rename over it → fsync of the
-///   directory. `locked` then refers to the new inode; the replaced inode's
-///   descriptor stays open and locked until `locked` is dropped.
-/// * Several links, or an owner this process may not give away: in-place
-///   rewrite with a recovery copy (see the module docs).
-///
-/// # Errors
-/// * [`ErrorKind::PermissionDenied`]: the file has no write bit at all
-///   (for example mode 0444; refused by policy even for root, handed case
-///   D02), or the OS refused (`EACCES`, `EPERM`, `EROFS`). Nothing changed.
-/// * [`ErrorKind::Conflict`]: another program replaced the file after it
-///   was locked; nothing was written.
-/// * [`ErrorKind::NotFound`]: the file was deleted after it was locked.
-/// * [`ErrorKind::Io`] and other mapped OS errors. If the new bytes were
-///   already in place when the failure happened (only a failing directory
-///   fsync, or a failed in-place undo), the message says so.
+/// Errors: `PermissionDenied` (no write bit at all, even for root, or the
+/// OS refused), `Conflict` (another program replaced the file), `NotFound`,
+/// `Io`; the message says when the new bytes were already in place.
 pub(crate) fn replace(locked: &mut LockedFile, new_bytes: &[u8]) -> ToolResult<()> {
     replace_inner(locked, new_bytes).map_err(|failure| failure.error)
 }
@@ -105,11 +71,8 @@ pub(super) fn replace_inner(locked: &mut LockedFile, new_bytes: &[u8]) -> Result
     }
 }
 
-/// The refusal for a file whose inode flags forbid rewriting it:
-/// immutable (`chattr +i`) or append-only (`chattr +a`). Without this the
-/// failure surfaced later as a misleading "its directory does not allow
-/// creating files" (claude-code #25438). `None` when neither flag is set
-/// or the file system has no such flags.
+/// The refusal for an immutable (`chattr +i`) or append-only (`+a`) file,
+/// which would otherwise fail later with a misleading message.
 pub(super) fn immutable_error(file: &File, display: &str) -> Option<ToolError> {
     let flags = inode_flags(file)?;
     let (what, flag) = if flags.contains(rustix::fs::IFlags::IMMUTABLE) {
@@ -155,10 +118,8 @@ pub(super) fn restore_original(locked: &mut LockedFile) -> Result<(), Failure> {
     result
 }
 
-/// The policy refusal for a file without any write bit (for example mode
-/// 0444): hashedit treats it as "do not touch" — no rewrite, no deletion,
-/// no move — even when the process could write it (root) or could delete
-/// it (a writable directory). `None` when `mode` has a write bit.
+/// The policy refusal for a file without any write bit: not rewritten,
+/// deleted or moved, even where the OS would allow it.
 pub(super) fn read_only_error(display: &str, mode: u32) -> Option<ToolError> {
     (mode & 0o222 == 0).then(|| {
         ToolError::new(
@@ -176,9 +137,8 @@ enum Renamed {
     Done,
     /// Nothing happened: the owner could not be copied onto a new inode.
     OwnerNotPreservable,
-    /// Nothing happened: the name cannot be renamed over (`EBUSY`: a
-    /// single-file bind mount, or a mount point), so the inode must be
-    /// rewritten in place (claude-code #25438).
+    /// Nothing happened: the name cannot be renamed over (`EBUSY`: a bind
+    /// mount or mount point), so the inode is rewritten in place.
     NameBusy,
 }
 
@@ -408,24 +368,12 @@ fn lossy(name: &OsStr) -> String {
 }
 
 /// Creates the missing file `path` with `bytes`, making missing parent
-/// directories, and never replacing a file that appears concurrently.
+/// directories from the root without following symlinks. The temp file is
+/// created with mode 0o666 under the umask, as `open(O_CREAT)` would, and
+/// installed with a no-replace rename (a hard link where that is missing).
 ///
-/// Parents are created one by one from the root without following
-/// symlinks (each new directory's parent is fsynced). The content goes to a
-/// temp file created with mode 0o666, to which the kernel applies the
-/// process umask (and any default ACL of the directory) exactly as for a
-/// plain `open(O_CREAT)`: under umask 022 the file is 0644. It is fsynced
-/// and installed with `renameat2(RENAME_NOREPLACE)` on Linux, or, where
-/// that is unavailable, a hard link (which also refuses an existing name)
-/// followed by removal of the temp name; then the directory is fsynced.
-///
-/// # Errors
-/// * [`ErrorKind::Conflict`]: the file exists (at resolution time or
-///   because it appeared meanwhile); nothing was written.
-/// * [`ErrorKind::PermissionDenied`]: the directory does not allow
-///   creating files.
-/// * [`ErrorKind::NotARegularFile`]: the path is the workspace root.
-/// * Other mapped OS errors.
+/// Errors: `Conflict` (the file exists or appeared), `PermissionDenied`,
+/// `NotARegularFile` (the workspace root), mapped OS errors.
 pub(crate) fn create_new(ws: &Workspace, path: &ResolvedPath, bytes: &[u8]) -> ToolResult<()> {
     let display = path.display.as_str();
     if path.exists {
@@ -469,13 +417,9 @@ pub(super) enum NoReplace {
     Linked,
 }
 
-/// Gives the inode at `from` (in `from_dir`) the name `to` (in `to_dir`)
-/// unless `to` exists, which fails with `EEXIST` and changes nothing.
-///
-/// Uses `renameat2(RENAME_NOREPLACE)` on Linux and falls back, on file
-/// systems or kernels without it, to a hard link, which refuses an
-/// existing name just as atomically. Neither follows a symlink at either
-/// name.
+/// Gives the inode at `from` the name `to` unless `to` exists (`EEXIST`,
+/// nothing changed): `renameat2(RENAME_NOREPLACE)`, or a hard link where
+/// that is missing; neither follows a symlink.
 pub(super) fn rename_no_replace(
     from_dir: BorrowedFd<'_>,
     from: &OsStr,
@@ -634,13 +578,9 @@ pub(super) fn hidden_name(suffix: &str) -> OsString {
     OsString::from(format!(".hashedit-{:016x}.{suffix}", hasher.finish()))
 }
 
-/// Whether `name` has exactly the shape of the temp file names hashedit
-/// writes: `.hashedit-`, 16 lower-case hex digits, `.tmp`.
-///
-/// Such a file is an unfinished new version or a recovery copy that was
-/// never renamed to `.bak`; it never holds the only copy of anything, so
-/// listings may leave it out. `.bak` files do not match: they can be the
-/// only complete copy of a file's earlier content.
+/// Whether `name` is one of hashedit's temp file names (`.hashedit-`, 16
+/// lower-case hex digits, `.tmp`): never the only copy of anything, so
+/// listings may leave it out. `.bak` files can be, and do not match.
 pub fn is_temp_leftover(name: &std::ffi::OsStr) -> bool {
     let bytes = name.as_encoded_bytes();
     let Some(rest) = bytes.strip_prefix(b".hashedit-") else {

@@ -1,13 +1,6 @@
-//! Extended attributes carried over to a replacement inode.
-//!
-//! An atomic replace writes a new inode and renames it over the old one;
-//! without this step every extended attribute of the file is lost: POSIX
-//! ACLs (`system.posix_acl_access`), SELinux labels (`security.selinux`),
-//! `user.*` metadata, macOS-style resource data (claude-code #60778,
-//! #44132). Each attribute of the old inode is copied onto the temp file
-//! before the rename; one that cannot be (an unprivileged process may not
-//! set `trusted.*` or another label, a file system may not take `user.*`)
-//! is named in a warning, and the edit goes on (FORMAT.md §6.4).
+//! Extended attributes carried over to a replacement inode: ACLs, SELinux
+//! labels, `user.*` data would be lost by the rename. One that cannot be
+//! copied is named in a warning, and the edit goes on (FORMAT.md §6.4).
 
 use std::fs::File;
 

@@ -1,13 +1,7 @@
-//! Fitting a search reply into the output budget without cutting a row.
-//!
-//! A search reply is a list of rows (grep's headers and match rows, glob's
-//! paths, list_dir's names) followed by a summary line. Rather than cutting
-//! the finished text at `max_output_bytes`, which can split a row and drop
-//! the summary with its skipped-file counts, each tool asks [`fit`] how many
-//! leading rows fit together with the summary that describes exactly those
-//! rows, and renders that prefix. The summary always comes last and always
-//! whole; the counts in it and in the structured data describe the rows
-//! shown.
+//! Fitting a search reply into the output budget without cutting a row:
+//! each tool asks [`fit`] how many leading rows fit together with the
+//! summary that describes exactly those rows, which always comes last and
+//! whole (FORMAT.md §4.3).
 
 /// How much of a reply fits the budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,21 +13,13 @@ pub(crate) struct Fit {
     pub(crate) cut: bool,
 }
 
-/// Chooses how many leading units of a reply to show.
-///
-/// `units[i]` is the number of bytes unit `i` adds to the body (its rows
-/// with their line breaks). `tail(k, cut)` is the number of bytes that
-/// follow the first `k` units: whatever closes them (e.g. grep's
-/// `… +K more` line for a file shown in part), the blank line and the
-/// summary line, which mentions the budget when `cut` is true.
-///
-/// When all units fit with `tail(n, false)`, or there are none, all are
-/// shown and nothing is cut. Otherwise the reply shows the longest prefix
-/// of units whose body plus `tail(k, true)` stays within `budget` (a
-/// longer prefix can be the shorter reply, when its last unit closes a
-/// file whose `… more` line it no longer needs). If not even the summary
-/// fits, nothing but the summary is shown (the caller then applies the
-/// last-resort cut of [`hashedit_core::truncate_to_budget`]).
+/// Chooses how many leading units of a reply to show. `units[i]` is the
+/// bytes unit `i` adds to the body; `tail(k, cut)` the bytes after the
+/// first `k` units (what closes them, the blank line and the summary,
+/// which names the budget when `cut`). All units are shown when they fit;
+/// else the longest prefix whose body and `tail(k, true)` fit (a longer
+/// prefix can be the shorter reply, when it closes a file whose `… more`
+/// line it then no longer needs); else none.
 pub(crate) fn fit(units: &[usize], budget: usize, tail: impl Fn(usize, bool) -> usize) -> Fit {
     let body: usize = units.iter().sum();
     if units.is_empty() || body.saturating_add(tail(units.len(), false)) <= budget {

@@ -21,15 +21,10 @@ use crate::workspace::{display_path, raw_path, unicode_form};
 /// What `glob` tells the model it can narrow.
 const NARROW: &str = "the pattern or path";
 
-/// A user glob over `/`-separated relative paths (reference-rho.md §5).
-///
-/// `*` and `?` never cross `/`; `**` does. A pattern without `/` gets `**/`
-/// in front so it matches at any depth (`*.rs` finds `src/a.rs`). A leading
-/// `!` inverts the match, as in `rg -g '!*_test.rs'`.
-///
-/// Names equal under Unicode normalisation match alike (FORMAT.md §8.5):
-/// the pattern and each candidate are compared in NFC, so `café*` typed
-/// composed finds `cafe\u{301}.md` stored decomposed.
+/// A user glob over `/`-separated relative paths: `*` and `?` never cross
+/// `/`, `**` does, a pattern without `/` matches at any depth, a leading
+/// `!` inverts the match, and names equal under Unicode normalisation
+/// match alike (FORMAT.md §8.1, §8.5).
 #[derive(Debug, Clone)]
 pub(crate) struct PathGlob {
     matcher: GlobMatcher,
@@ -457,12 +452,7 @@ pub(crate) fn glob(
     glob_with(scope, args, max_output_bytes, &SearchOptions::default())
 }
 
-/// Lists files matching a glob, in walk order (reference-rho.md §5).
-///
-/// The output and the errors are the public tool's: see [`crate::glob`].
-///
-/// [`SearchOptions`] used: time limit, entry limit and
-/// cancellation (`threads` is not: glob reads no file contents).
+/// The `glob` tool on a resolved scope (see [`crate::glob`]).
 pub(crate) fn glob_with(
     scope: &SearchScope,
     args: &GlobArgs,

@@ -27,12 +27,7 @@ pub(crate) fn list_dir(scope: &SearchScope, max_output_bytes: usize) -> ToolResu
     list_dir_with(scope, max_output_bytes, &SearchOptions::default())
 }
 
-/// Lists the immediate entries of `scope.target` (reference-rho.md §0
-///
-/// The output and the errors are the public tool's: see [`crate::list_dir`].
-///
-/// Of the options only [`SearchOptions::cancel`] applies (a listing reads
-/// no file and is not recursive).
+/// The `list_dir` tool on a resolved scope (see [`crate::list_dir`]).
 pub(crate) fn list_dir_with(
     scope: &SearchScope,
     max_output_bytes: usize,

@@ -1,31 +1,9 @@
-//! The search tools: [`grep_with`], [`glob_with`] and [`list_dir_with`].
-//!
-//! All three work on a [`SearchScope`] whose paths the caller has already
-//! resolved and confined to the workspace; nothing here interprets a user
-//! path. `grep` and `glob` share one bounded, deterministic walk
-//! (module `walk`): ripgrep's `ignore` crate with git ignore rules honoured even
-//! outside a git checkout, hidden entries skipped unless asked for, `.git`
-//! never entered, symbolic links neither followed nor yielded, and entries
-//! visited depth-first in byte-wise name order. Shapes, numbers, defaults
-//! and caps follow Rho (reference-rho.md §4, §5, §10); the prose is ours,
-//! and product.md §3 item 7 adds three improvements: `grep` searches a file
-//! named by `path`, files it skips are counted in its summary, and `glob`
-//! prints workspace-relative paths like `grep`. A FIFO, socket or device
-//! named as the path is refused without being opened (product.md §3 item
-//! 9), and special files met in a walk are counted, never opened.
-//!
-//! Paths and names are printed with [`crate::workspace::display_path`], the
-//! spelling `read_file` and `edit` use and [`crate::workspace::Workspace::resolve`]
-//! reads back, so a name with a newline or tab stays on one line and can be
-//! copied into an edit.
-//!
-//! Replies fit the output budget row by row (module `budget`): a reply
-//! shows the longest run of leading rows that fits in `max_output_bytes`
-//! together with its summary line; a row is never cut, the summary always ends the reply, and when rows were left
-//! out it says so (`output budget of N bytes reached; …`) with counts, text
-//! and structured data describing exactly the rows shown. Only a budget too
-//! small for the summary line alone falls back to
-//! [`hashedit_core::truncate_to_budget`].
+//! The search tools: [`grep_with`], [`glob_with`] and [`list_dir_with`], on
+//! a [`SearchScope`] already resolved and confined. `grep` and `glob` share
+//! one bounded, deterministic walk (module `walk`); paths are printed with
+//! [`crate::workspace::display_path`], which `resolve` reads back; replies
+//! fit the output budget row by row (module `budget`), the summary always
+//! last (FORMAT.md §4.3, §8.1).
 
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -1,30 +1,10 @@
-//! The bounded workspace walk shared by `grep` and `glob`.
-//!
-//! Rules (reference-rho.md §4 "Walk"):
-//! * ignore rules apply even outside a git checkout: `.gitignore`, `.ignore`,
-//!   `.gitignore` files in parent directories of the walk root, the global
-//!   gitignore and `.git/info/exclude`;
-//! * hidden (dot) entries are skipped unless asked for; `.git` directories
-//!   are never entered, except when the walk root itself is one;
-//! * hashedit's own unfinished temp files (`.hashedit-<16 hex>.tmp`, see
-//!   [`is_temp_leftover`]) are skipped unless every hidden entry is asked
-//!   for (then they are shown, so what a killed process left can be found); its `.bak` backups are not, since one can be the only complete
-//!   copy of a file's earlier content;
-//! * symbolic links are never followed, whether they point at files or
-//!   directories, so a link inside the workspace can never expose anything
-//!   outside it (handed case B19); each is yielded as [`WalkItem::Symlink`]
-//!   (its name only) so `glob` can count the ones it would have listed;
-//! * order is depth-first with the entries of each directory sorted by
-//!   byte-wise file name, so files and directories interleave by name;
-//! * regular files are yielded; FIFOs, sockets and devices are yielded as
-//!   [`WalkItem::Special`] (never opened) so callers can count them, and
-//!   entries the walk could not read as [`WalkItem::Unreadable`];
-//! * the walk stops after `max_entries` entries, at the deadline, or on
-//!   cancellation.
-//!
-//! A regular-file target is yielded alone, without ignore or hidden
-//! filtering: the caller named it. Any other target that is not a
-//! directory is refused up front by [`check_target`].
+//! The bounded workspace walk shared by `grep` and `glob` (FORMAT.md
+//! §8.1): ignore rules honoured even outside a git checkout; hidden entries
+//! and hashedit's temp files skipped unless asked for; `.git` never entered
+//! (unless it is the root); links never followed, each yielded by name;
+//! depth-first in byte-wise name order; special files and unreadable
+//! entries yielded for counting, never opened; stopped by the entry limit,
+//! the deadline or cancellation. A regular-file target is yielded alone.
 
 use std::collections::HashSet;
 use std::ops::ControlFlow;
@@ -39,13 +19,8 @@ use super::{Limits, Stop};
 use crate::error::{ToolError, ToolResult};
 use crate::fsio::{is_temp_leftover, not_regular_file_error};
 
-/// Checks that a search target is a directory or a regular file, without
-/// opening it (so a FIFO never blocks).
-///
-/// Errors: [`crate::ErrorKind::NotARegularFile`] for a FIFO, socket, device
-/// or symlink, with the message of [`not_regular_file_error`] naming
-/// `display`; the mapped OS error (e.g. `NotFound`) when it cannot be
-/// examined.
+/// Checks, without opening it, that a search target is a directory or a
+/// regular file. Errors: `NotARegularFile`, or the mapped OS error.
 pub(crate) fn check_target(target: &Path, display: &str) -> ToolResult<()> {
     let metadata =
         std::fs::symlink_metadata(target).map_err(|e| ToolError::io("search", display, &e))?;

@@ -1,12 +1,6 @@
-//! Which files `read_file` treats as images (FORMAT.md §4.5).
-//!
-//! Magic bytes alone are not enough: a UTF-8 text file that starts with
-//! `GIF89a`, `GIF87a` or `RIFF…WEBP` was served as an image, with no tag,
-//! so it could not be edited. A file is an image only when its first bytes
-//! carry a format's signature *and* the header after it has that format's
-//! shape, *and* the bytes are not editable text (a real image has NUL bytes
-//! or bytes that are not UTF-8 within its first few: sizes, compressed
-//! data). Everything else is read as text, or refused as binary.
+//! Which files `read_file` treats as images (FORMAT.md §4.5): a file whose
+//! first bytes carry a format's signature and header shape, that is not
+//! editable text, and that ends as a whole file of its format does.
 
 /// The MIME type of the image whose file starts with `head` (its first
 /// chunk, any length), or `None` when it is not one.
@@ -47,14 +41,10 @@ fn header_fits(mime: &str, head: &[u8]) -> bool {
 /// Bytes at the end of a file that [`ends_whole`] looks at.
 pub(super) const TAIL_BYTES: usize = 1024;
 
-/// Whether an image file of `mime` and `size` bytes, whose last bytes are
-/// `tail` (up to [`TAIL_BYTES`]), ends as a whole file of its format does,
-/// so it can be decoded: a PNG ends with its `IEND` chunk, a JPEG with its
-/// end-of-image marker `FF D9`, a GIF with its trailer `;`, and a WebP is
-/// as long as its RIFF header says (one pad byte allowed). A JPEG or GIF
-/// may carry a little padding after its end, so those ends are looked for
-/// in the whole tail. A file cut short (a partial download, `head -c`) is
-/// not an image (FORMAT.md §4.5): it is read as any other file.
+/// Whether an image of `mime` and `size` bytes, ending in `tail`, ends as a
+/// whole file of its format: PNG's `IEND`, JPEG's `FF D9`, GIF's `;` (both
+/// found anywhere in the tail, after padding), a WebP as long as its RIFF
+/// header says.
 pub(super) fn ends_whole(mime: &str, size: u64, head: &[u8], tail: &[u8]) -> bool {
     match mime {
         "image/png" => tail.ends_with(b"\0\0\0\0IEND\xAE\x42\x60\x82"),

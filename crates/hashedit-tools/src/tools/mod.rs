@@ -1,10 +1,4 @@
-//! The six tools, one function each, over a
-//! [`Workspace`](crate::workspace::Workspace).
-//!
-//! Each takes its argument struct from [`crate::args`] and returns an
-//! [`Outcome`](crate::outcome::Outcome) (model-facing text plus structured data) or a
-//! [`ToolError`](crate::error::ToolError). The CLI and the MCP server call
-//! these and print the same text, so they cannot disagree.
+//! The six tools, one function each.
 
 mod edit;
 mod find;

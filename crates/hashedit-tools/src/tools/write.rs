@@ -1,10 +1,5 @@
-//! `write`: create a file or replace it whole, then show its chain snapshot.
-//!
-//! Implements reference-rho.md §6 with our improvements: the content is
-//! installed atomically with the old file's mode and owner kept (product.md
-//! §3 item 3), under the file's lock, and an optional `tag` refuses a blind
-//! overwrite of a file that changed (§3 item 4). Content that looks like a
-//! pasted read view is refused rather than stripped (handed case D14).
+//! `write`: create a file or replace it whole, atomically and under its
+//! lock, then show its chain snapshot (FORMAT.md §6.7).
 
 use hashedit_core::{Name, Output, SnapshotTag, Surface, Text, chain_snapshot};
 
@@ -82,14 +77,11 @@ pub fn looks_like_read_rows(content: &str) -> bool {
     true
 }
 
-/// Runs `write`.
+/// Runs `write`: `created PATH` or `replaced PATH` and the chain snapshot
+/// of the new file (FORMAT.md §6.7). Facts: [`crate::WriteFacts`].
 ///
-/// Text: `created {display}` or `replaced {display}`, a blank line, then the
-/// chain snapshot (head 28 + tail 8 rows; whole file up to 36 lines) under
-/// the new tag. Structured data: `{"path","tag","created","bytes","lines"}`.
-///
-/// Errors: `ProtectedPath` (FORMAT.md §8.5), `LooksLikeReadOutput`, `StaleTag` (with `tag` given and the live
-/// file changed), `InvalidArguments` (malformed `tag`), `TooLarge`,
+/// Errors: `ProtectedPath`, `LooksLikeReadOutput`, `StaleTag` (a `tag`
+/// the live file no longer has), `InvalidArguments`, `TooLarge`,
 /// `PermissionDenied`, `PathOutsideWorkspace`, `NotARegularFile`,
 /// `Conflict`, `LockTimeout`, `Io`.
 pub fn write(cx: &ToolContext, args: &WriteArgs) -> ToolResult<Outcome> {

@@ -1,16 +1,7 @@
-//! File names that are not UTF-8, carried through text and back
-//! (FORMAT.md §8.5).
-//!
-//! A name is bytes; the tools speak text. Shown lossily, a name such as
-//! `caf\xE9.txt` (Latin-1) became `caf�.txt`, which names nothing, so the
-//! file could be listed but never read or edited. Instead every byte that
-//! is not part of valid UTF-8 is carried in the text as one reserved code
-//! point, U+10FF00 + the byte (the last 256 code points of plane 16, a
-//! private-use area no file name in practice holds), which
-//! [`super::display_path`] writes as the escape `\xNN` inside a quoted
-//! path, [`super::parse_quoted`] reads back, and [`raw_to_os`] turns back
-//! into the byte when the path is resolved. So `"caf\xe9.txt"` is what
-//! every tool prints for that file, and what reads and edits it.
+//! File names that are not UTF-8, carried through text and back (FORMAT.md
+//! §8.5): each byte outside valid UTF-8 is carried as the code point
+//! U+10FF00 + the byte, which [`super::display_path`] writes as `\xNN`
+//! in a quoted path and [`raw_to_os`] turns back into the byte.
 
 use std::borrow::Cow;
 use std::ffi::{OsStr, OsString};

@@ -1,17 +1,8 @@
 //! Other names of a file with several hard links, checked against the
-//! protected set (FORMAT.md §8.5).
-//!
-//! A file with more than one hard link is rewritten in place, so every name
-//! of the inode sees the change. A name elsewhere under the workspace that
-//! is protected (`hl`, a second name of `.git/config`) must not become a
-//! way around the protection: before such a write the places a protected
-//! name could be are searched for the same inode.
-//!
-//! Where is searched: the version-control directories (`.git`, …) beside
-//! the file and beside each of its ancestors up to the workspace root (the
-//! repositories the file is in), and, when `--protect` globs are set, the
-//! whole workspace. Each search stops after [`MAX_ENTRIES_SEARCHED`]
-//! entries; symlinks are not followed.
+//! protected set before an in-place rewrite (FORMAT.md §8.5): the
+//! version-control directories beside the file and its ancestors, and the
+//! whole workspace when `--protect` globs are set, are searched for the
+//! inode, each search bounded by [`MAX_ENTRIES_SEARCHED`] entries.
 
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};

@@ -1,14 +1,8 @@
 //! Protected paths: places `write` and `edit` (with `REM` and `MV`) refuse
-//! to touch, however they are spelled (FORMAT.md §8.5).
-//!
-//! Version-control internals (`.git/`, `.hg/`, `.svn/`, `.jj/`) are
-//! protected by default: a hook or a `core.fsmonitor` line written there
-//! runs code at the next `git status`, so a prompt-injected agent must not
-//! be able to plant one. Reading stays allowed. The check looks at both the
-//! path as written and the canonical target (so a symlink into `.git/`, or
-//! `.git` itself as a worktree's file, is caught), and compares names
-//! without regard to ASCII case (`.GIT/config` on a case-insensitive file
-//! system is the same directory).
+//! to touch, however spelled (FORMAT.md §8.5). Version-control internals
+//! are protected by default (a hook written there runs code at the next
+//! `git status`); both the path as written and its canonical target are
+//! checked, names compared without regard to ASCII case.
 
 use std::path::{Component, Path};
 
@@ -19,12 +13,9 @@ use crate::error::{ErrorKind, ToolError};
 /// Directory names protected by default: version-control internals.
 pub const DEFAULT_PROTECTED_NAMES: [&str; 4] = [".git", ".hg", ".svn", ".jj"];
 
-/// Which paths writes refuse (FORMAT.md §8.5).
-///
-/// The default protects [`DEFAULT_PROTECTED_NAMES`]: any path with a
-/// component equal to one of them (ASCII case ignored). Extra globs add to
-/// the set; [`Protection::without_defaults`] drops the default names (the
-/// CLI's and the MCP server's `--allow-protected`), keeping the globs.
+/// Which paths writes refuse: any with a component among
+/// [`DEFAULT_PROTECTED_NAMES`] (ASCII case ignored), unless
+/// [`Protection::without_defaults`], and any matching an extra glob.
 #[derive(Debug, Clone)]
 pub struct Protection {
     /// Whether the default names are protected.

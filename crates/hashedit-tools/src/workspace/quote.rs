@@ -1,40 +1,10 @@
-//! How workspace paths are spelled for the model, and how that spelling is
-//! read back.
-//!
-//! Every tool prints paths on one line: `[path#TAG]` headers, grep rows,
-//! glob and list_dir listings, messages. A file name may hold a newline, a
-//! tab or another control character that would break that layout, so such
-//! a path is shown **quoted**: between double quotes, with these escapes
-//! (the same spelling as a Rust string literal for these characters):
-//!
-//! | character                                   | written as          |
-//! |---------------------------------------------|---------------------|
-//! | `\` (backslash)                             | `\\`                |
-//! | `"` (double quote)                          | `\"`                |
-//! | tab, line feed, carriage return, NUL        | `\t`, `\n`, `\r`, `\0` |
-//! | any other control character (Unicode `Cc`), U+2028, U+2029 | `\u{…}` (lowercase hex, no leading zeros) |
-//!
-//! Everything else, including spaces and non-ASCII letters, is written as
-//! is. A path is quoted when it holds a character that needs an escape,
-//! when it starts or ends with whitespace (which a `[path#TAG]` header
-//! would lose: `" lead.txt"`), or when it, or one of its `/`-separated
-//! components, starts and ends with `"` itself (so that the literal name
-//! `"x"` is shown as `"\"x\""` and is never mistaken for the quoted
-//! spelling of `x`). Other paths are shown unchanged. [`display_path`] is the one
-//! function that applies this rule; every tool uses it.
-//!
-//! [`parse_quoted`] reads a quoted spelling back: a whole path between
-//! double quotes, or any single `/`-separated component between double
-//! quotes (a list_dir name pasted after its directory: `src/"a\tb.rs"`). It
-//! accepts exactly the escapes above (`\u{…}` with 1 to 6 hex digits, either
-//! case, naming a Unicode scalar value) and refuses anything else, including
-//! an unescaped `"` inside the quotes; a refused spelling is then a literal
-//! name. [`crate::workspace::Workspace::resolve`] decides between the
-//! unquoted and the literal reading (see there).
-//!
-//! A byte of a name that is not valid UTF-8 is written `\xNN` (two hex
-//! digits) in a quoted path, and read back as that byte (module `bytes`):
-//! `"caf\xe9.txt"` names the Latin-1 file `caf\xE9.txt`.
+//! How workspace paths are spelled for the model, on one line, and read
+//! back (FORMAT.md §8.5). A path holding a control character, U+2028 or
+//! U+2029, starting or ending with whitespace, or with a component that
+//! starts and ends with `"`, is shown quoted, with Rust's escapes for `\`,
+//! `"`, tab, LF, CR and NUL, `\u{…}` for the rest and `\xNN` for a byte
+//! that is not UTF-8 (module `bytes`). [`display_path`] applies the rule;
+//! [`parse_quoted`] reads a quoted path, or a quoted component, back.
 
 use std::borrow::Cow;
 
@@ -58,12 +28,9 @@ fn looks_single_quoted(text: &str) -> bool {
     text.len() >= 2 && text.starts_with('\'') && text.ends_with('\'')
 }
 
-/// The spelling of a workspace-relative path (or a single name) that every
-/// tool prints: `raw` itself, or `raw` quoted and escaped when it holds a
-/// control character (or U+2028/U+2029), starts or ends with whitespace,
-/// or when it or one of its `/`-separated components starts and ends with
-/// `"` (see the module docs). The result never contains a line break, and
-/// [`parse_quoted`] turns a quoted result back into `raw`.
+/// The spelling of a workspace-relative path (or a name) every tool prints:
+/// `raw`, or `raw` quoted and escaped (see the module docs). It never holds
+/// a line break, and [`parse_quoted`] reads it back.
 ///
 /// ```
 /// use hashedit_tools::display_path;
@@ -104,12 +71,9 @@ pub fn display_path(raw: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Reads a quoted spelling back (see the module docs): `Some(path)` when
-/// `written` is a whole path between double quotes using only the escapes
-/// [`display_path`] writes, or else has at least one `/`-separated
-/// component between double quotes and every such component uses only
-/// those escapes; `None` otherwise (the spelling is then a plain, literal
-/// path).
+/// Reads a quoted spelling back: `Some(path)` when `written` is a quoted
+/// path, or has quoted components, using only the escapes [`display_path`]
+/// writes; `None` otherwise (a literal path).
 ///
 /// ```
 /// use hashedit_tools::parse_quoted;

@@ -158,10 +158,8 @@ impl Workspace {
         Ok(target)
     }
 
-    /// For an absolute `written` path under the root as the caller spelled
-    /// it (an alias such as `/tmp/w` when `/tmp` is a symlink), the rest of
-    /// the path relative to the root. The alias is outside the canonical
-    /// root, so the walk would refuse it; it names the root itself.
+    /// For an absolute `written` path under the root's alias (`/tmp/w` when
+    /// `/tmp` is a symlink), the rest of the path relative to the root.
     fn under_alias(&self, written: &Path) -> Option<PathBuf> {
         let alias = self.alias.as_ref()?;
         if !written.is_absolute() {

@@ -1,13 +1,7 @@
-//! Path names equal under Unicode normalisation (FORMAT.md §8.5).
-//!
-//! macOS and some tools store `café` decomposed (NFD: `e` + U+0301), while
-//! a model types it composed (NFC: U+00E9). Byte-wise the two are different
-//! names, so `read café.md` said "does not exist" and `write café.md`
-//! created a second file that looks identical (opencode #31786). A name
-//! that does not exist as written is resolved to the one entry of its
-//! directory that is equal to it under NFC, when there is exactly one; the
-//! reply says so in a note. Two or more such entries are left alone (which
-//! one was meant is unknown).
+//! Path names equal under Unicode normalisation (FORMAT.md §8.5): a name
+//! that does not exist as written resolves to the one entry beside it equal
+//! under NFC (`café` typed composed, stored decomposed), with a note; when
+//! there are several, none is chosen.
 
 use std::ffi::{OsStr, OsString};
 use std::path::Path;
@@ -71,10 +65,7 @@ pub(super) fn twins_note(twins: &[(String, String)], mode: super::Resolve) -> Op
     ))
 }
 
-/// The refusal to create `written` beside `twins`, two or more entries
-/// that are its name under Unicode normalisation (one would have been
-/// used): which was meant is unknown, and a third look-alike would only
-/// add to the confusion.
+/// The refusal to create `written` beside two or more of its Unicode twins.
 pub(super) fn look_alike_error(written: &str, twins: &[OsString]) -> crate::error::ToolError {
     let names: Vec<String> = twins
         .iter()

@@ -1,17 +1,9 @@
-//! The all-or-nothing transaction with file operations: one commit
-//! rewrites, deletes (`REM`) and moves (`MV DEST`) files, and a failure
-//! undoes everything it had done (reference-omp.md §2.4 and §3.12; issue 4
-//! item 3).
-//!
-//! How deletions and moves stay reversible, the policy for read-only
-//! files, symlinks, hard links and ownership, and what a crash can leave
-//! behind are documented on [`commit_changes`].
-//!
-//! The steps have a module each: `check` refuses what cannot succeed
-//! before anything is touched, `backup` renames a deleted or moved file
-//! out of the way (and back), `install` creates a move's destination (and
-//! removes it again), `rollback` undoes a failed transaction and words
-//! what it did.
+//! The all-or-nothing transaction: one commit rewrites, deletes (`REM`) and
+//! moves (`MV DEST`) files, and a failure undoes everything it had done
+//! (FORMAT.md §6.4, §6.5). `check` refuses what cannot succeed before
+//! anything is touched, `backup` renames a deleted or moved file out of the
+//! way (and back), `install` creates a move's destination (and removes it
+//! again), `rollback` undoes a failed transaction and words what it did.
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -163,116 +155,34 @@ impl std::fmt::Display for CommitWarning {
     }
 }
 
-/// Applies `changes[i]` to `locked[i]`, in input order, all or nothing:
-/// replaces, deletions and moves.
+/// Applies `changes[i]` to `locked[i]`, in order, all or nothing. Every
+/// change is checked first; if change `i` then fails, everything done is
+/// undone in reverse order while the locks are held, and its error says
+/// what was restored, or what could not be and where its content is.
 ///
-/// Every change is checked before anything is touched: read-only files,
-/// symlinked sources, destinations outside the workspace, equal to their
-/// source, already existing or shared by two moves. Then the changes are
-/// applied in order. If change `i` fails, everything already done —
-/// rewritten files, deleted files (their backups), moves (the new file, the
-/// directories made for it, the source) — is undone in reverse order while
-/// the locks are still held, and the error of change `i` is returned with
-/// its message extended by what was restored, or by exactly what could not
-/// be restored and where its content is.
+/// No file is unlinked while the transaction can fail: a deleted file is
+/// renamed (never over anything) to `.hashedit-<random>.bak` beside it, its
+/// inode untouched and still locked, and the backups are unlinked only
+/// after every change succeeded. A move writes its content to a temp file
+/// beside DEST (missing directories made from the root without following
+/// symlinks), with the source's mode and, where permitted, owner, locked
+/// before a no-replace install, so DEST is never overwritten (`Conflict`)
+/// and other writers wait for the outcome; then the source is deleted.
 ///
-/// After success the backups of deleted and moved files are unlinked (a
-/// failure there is only a warning), the locks on new destinations are
-/// released, and the caller's [`LockedFile`]s still hold their locks until
-/// they are dropped; for a deleted or moved file that lock is on the now
-/// unlinked inode.
+/// Policy: a file without any write bit is not rewritten, deleted or moved
+/// (`PermissionDenied`); deleting or moving a path through a symlink is
+/// refused, naming the real path (the link or its target: neither is
+/// guessed); deleting removes one hard link's name; an owner the process
+/// cannot give away is replaced by the editing user, with a warning.
 ///
-/// # Deleting without losing anything until the end
-///
-/// No file is unlinked while the transaction can still fail. Deleting a
-/// file renames it, without replacing anything, to a hidden backup name
-/// `.hashedit-<random>.bak` in its own directory, checks that the renamed
-/// inode is the locked one and fsyncs the directory. The inode itself —
-/// bytes, mode, owner, other hard links — is untouched, and it stays
-/// locked. A rollback renames the backup to the old name (again without
-/// replacing: a file that took the name meanwhile is never clobbered) and
-/// fsyncs. Only when every change of the transaction has succeeded are the
-/// backups unlinked.
-///
-/// # Moving
-///
-/// A move writes the new content to a temp file beside DEST (creating
-/// missing parent directories one by one from the root without following
-/// symlinks), gives it the source's mode and, when the process is allowed
-/// to, the source's owner, fsyncs it, takes hashedit's writer lock on it and
-/// installs it with a no-replace rename (a hard link where the kernel or
-/// file system lacks `RENAME_NOREPLACE`), then fsyncs DEST's directory.
-/// Then the source is deleted as above. DEST is never overwritten: if it
-/// exists when the transaction starts or appears before the install, the
-/// move fails with [`ErrorKind::Conflict`] naming DEST. A rollback removes
-/// DEST — only if the path still names the inode this call created — and
-/// the directories it created (when they are empty), and puts the source
-/// back.
-///
-/// DEST is not locked in advance: there is nothing to lock before it
-/// exists, and the no-replace install already settles a race with another
-/// creator (whoever installs first wins; the other sees an existing file).
-/// The new inode is locked before it becomes visible and stays locked until
-/// [`commit_changes`] returns, so another hashedit writer that opens DEST
-/// meanwhile waits until the transaction has committed or rolled back.
-///
-/// # Policy
-///
-/// * Read-only files: a file without any write bit is not rewritten,
-///   deleted or moved ([`ErrorKind::PermissionDenied`]), the same policy as
-///   [`super::replace`]. POSIX would allow deleting it (that needs write
-///   permission on the directory, not on the file), but a read-only file
-///   is a clear "do not touch".
-/// * Symlinks: deleting or moving a path that goes through a symlink is
-///   refused with [`ErrorKind::InvalidArguments`], and the message gives
-///   the file's real path. Resolution follows symlinks, so the locked file
-///   is the link's target; deleting it would leave the link dangling when
-///   the author most likely meant the link, and deleting the link instead
-///   would be a second meaning of the same path. Neither is guessed. The
-///   check compares the display path with the canonical target, so it
-///   catches a symlink at any component (`link.txt`, `linked-dir/a.txt`);
-///   a path written with `..` is displayed by its canonical target already
-///   and therefore acts on, and reports, the real file. A destination may
-///   go through symlinks inside the workspace (a dangling link as DEST
-///   creates its target, as `write` does).
-/// * Hard links: deleting removes this name only; other names keep the
-///   content. A move creates a new inode at DEST, so other names of the
-///   source keep the old content.
-/// * Ownership: when the process may not give the new file the source's
-///   owner (an unprivileged user moving someone else's file), the new file
-///   belongs to the editing user, loses setuid/setgid bits, and the report
-///   carries a warning.
-///
-/// # Crashes
-///
-/// Rollback covers failures, not crashes: there is no on-disk journal.
-/// After a crash in the middle of a transaction, files already rewritten
+/// Rollback covers failures, not crashes: after a crash, rewritten files
 /// keep their new content, a moved file may exist at both paths, and a
-/// deleted or moved file may have disappeared from its path while its full
-/// previous content is still on disk as `.hashedit-<random>.bak` in the same
-/// directory (with its mode and owner). Renaming that file back restores
-/// it; deleting it completes the deletion. A file rewritten in place (one
-/// with several hard links, or whose owner the process cannot give a new
-/// file) may hold a mix of old and new bytes if the crash hit its rewrite;
-/// its complete previous content is then in a `.hashedit-<random>.bak`
-/// beside it too. Directories made for a destination may remain, and
-/// interrupted writes may leave `.hashedit-<random>.tmp` files, which are
-/// incomplete and can be deleted.
+/// deleted or moved file's previous content is in a `.bak` beside it
+/// (rename it back to restore it); `.tmp` files are unfinished and can go.
 ///
-/// # Errors
-/// * [`ErrorKind::InvalidArguments`]: the slices differ in length; a
-///   deleted or moved path goes through a symlink (the message names the
-///   real path); a move's destination is its source. Nothing was changed.
-/// * [`ErrorKind::PermissionDenied`]: a file to change has no write bit
-///   (nothing was changed), or the OS refused.
-/// * [`ErrorKind::Conflict`]: a move's destination exists or appeared, a
-///   file was replaced by another program after it was locked, or a
-///   directory on a destination's path was swapped for a symlink.
-/// * [`ErrorKind::DuplicatePath`]: two moves share a destination.
-/// * [`ErrorKind::PathOutsideWorkspace`]: a destination was not resolved
-///   inside this workspace.
-/// * [`ErrorKind::NotFound`], [`ErrorKind::Io`] and other mapped OS
-///   errors, after rollback.
+/// Errors: `InvalidArguments`, `PermissionDenied`, `Conflict`,
+/// `DuplicatePath` (two moves to one destination), `PathOutsideWorkspace`,
+/// `NotFound`, `Io`.
 pub(crate) fn commit_changes(
     ws: &Workspace,
     locked: &mut [LockedFile],

@@ -1,18 +1,8 @@
-//! Patterns written for another regex dialect (FORMAT.md §8.1).
-//!
-//! grep's basic syntax (BRE) spells alternation `\|`, groups `\(…\)` and
-//! "one or more" `\+`; in Rust's syntax each of those escapes is the
-//! literal character, so `json\|tool` looks for the text `json|tool` and
-//! usually finds nothing. And an empty alternative at the top of the
-//! pattern (`a || b`, a leading or trailing `|`) matches the empty string,
-//! so the pattern matches every line. These shapes are legal, so they are
-//! searched as written; the summary says what they mean here and what to
-//! write instead. An empty alternative inside a group (`colou(r|)`) only
-//! makes the group optional: unless that lets the whole pattern match
-//! nothing, it is a common idiom and gets no note.
-//!
-//! A suggestion is only made when it differs from the pattern and would
-//! get no note itself.
+//! Patterns written for another regex dialect (FORMAT.md §4.3): BRE's
+//! `\|`, `\(…\)` and `\+` are literal characters in Rust's syntax, and an
+//! empty alternative at the top of a pattern matches every line. Both are
+//! searched as written; the summary notes what they mean and what to write
+//! instead, a suggestion only when it differs and would get no note itself.
 
 use hashedit_core::{Name, Surface};
 use regex_syntax::ast::{Ast, parse::Parser};

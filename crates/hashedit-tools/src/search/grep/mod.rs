@@ -1,49 +1,17 @@
-//! The `grep` tool: a regex search over the hashline line model, run in
-//! parallel with deterministic output.
+//! The `grep` tool: a regex search over the hashline line model, in
+//! parallel with deterministic output (FORMAT.md §4.3).
 //!
-//! # Matching
-//! A pattern matches per line of the line model (reference-rho.md §2): the
-//! bytes after a UTF-8 BOM are split at `\n` and one trailing `\r` is
-//! dropped from each line, so `^needle$` matches `needle\r\n` but not
-//! `needle  `, and a pattern never spans lines. Line numbers are the
-//! 1-based numbers `read_file` shows.
-//!
-//! Two engines cooperate. ripgrep's `grep-searcher` with a `grep-regex`
-//! matcher finds candidate lines fast over the whole in-memory file; every
-//! candidate is then confirmed with the `regex` crate on the exact line text
-//! (CR dropped), which is what defines a match. The candidate matcher finds
-//! a superset of the true lines except when an end-of-line anchor meets a
-//! line ending in `\r`; for such files, and for patterns `grep-regex`
-//! refuses (a literal `\n`), every line is checked with the exact matcher.
-//!
-//! # Files
-//! Only regular files from the walk (see [`super::walk`]) are read, each in
-//! one piece, through the confined reader of [`crate::fsio`]: reached from
-//! the workspace root's descriptor without following a symlink, opened
-//! without blocking and refused by `fstat` when something other than a
-//! regular file took its place, and read into a buffer each thread
-//! reuses. Skipped and counted: files over 5 MiB, files that are not
-//! editable text per [`hashedit_core::check_text`] (a UTF-16/32 BOM or
-//! invalid UTF-8 anywhere counts as "not UTF-8", a NUL byte anywhere as
-//! "binary"), files that cannot be opened or read, special files (FIFOs,
-//! sockets, devices: never opened) and, in their own bucket, directories
-//! the walk could not read. The snapshot tag is
-//! computed only for files with matches, over the whole file, exactly as
-//! `read_file` computes it.
-//!
-//! # Parallelism
-//! The calling thread walks in order and hands the files to an ordered
-//! parallel map (module `parallel`): they are searched on `threads`
-//! threads, the walking one included, and their results consumed strictly
-//! in walk order, so the caps apply exactly as in a sequential run and the
-//! output is byte-identical for any thread count. Once a cap stops the
-//! search the walk ends and queued work is dropped. One thread (or a file
-//! target) runs everything inline.
-//!
-//! # Layout
-//! `request` validates the call, `scan` searches one file, `parallel`
-//! runs the scans in walk order, `answer` collects the results under the
-//! caps and renders them within the output budget.
+//! A pattern matches per line of the line model, so `^needle$` matches
+//! `needle\r\n` and never spans lines. `grep-searcher` finds candidate
+//! lines fast; each is confirmed with the `regex` crate on the exact line
+//! (every line is checked exactly where the candidate matcher cannot be
+//! trusted: an end anchor before a `\r`, a pattern it refuses). Files come
+//! from the walk and are read through [`crate::fsio`]'s confined reader;
+//! the tag is computed only for files with matches. The walking thread
+//! hands files to an ordered parallel map (`parallel`), whose results are
+//! taken in walk order, so caps apply as in a sequential run and the
+//! output is the same for any thread count. `request` validates the call,
+//! `scan` searches one file, `answer` applies the caps and renders.
 
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -86,12 +54,7 @@ pub(crate) fn grep(
     )
 }
 
-/// Searches file contents with a regular expression (reference-rho.md §4,
-///
-/// The output and the errors are the public tool's: see [`crate::grep`].
-///
-/// [`SearchOptions`] used: thread count, time and entry limits and
-/// cancellation. The output does not depend on the thread count.
+/// The `grep` tool on a resolved scope (see [`crate::grep`]).
 pub(crate) fn grep_with(
     scope: &SearchScope,
     args: &GrepArgs,

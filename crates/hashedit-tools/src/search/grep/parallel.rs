@@ -1,15 +1,8 @@
-//! An ordered parallel map: the calling thread produces jobs, numbered in
-//! the order it produces them; they are worked on `threads` threads, in
-//! batches; and their results are consumed strictly in that order, so the
-//! consumer sees exactly what a sequential run would show it and can stop
-//! the run at any result.
-//!
-//! The calling thread queues the jobs in batches of [`BATCH`] for
-//! `threads - 1` worker threads; whenever the workers fall behind, it
-//! takes the oldest batch back and works it itself, so `threads` threads
-//! share the production and the work. Once the consumer stops, production
-//! ends and queued work is dropped. One thread works every job inline, as
-//! it is produced.
+//! An ordered parallel map: the calling thread produces numbered jobs, which
+//! `threads` threads work in batches of [`BATCH`] (the producer taking the
+//! oldest batch back whenever the workers fall behind), and their results
+//! are consumed strictly in order, so the consumer sees what a sequential
+//! run would and can stop at any result.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::ops::ControlFlow;

@@ -1,23 +1,17 @@
 //! `edit`: apply a hashline document to one or more files, all or nothing.
+//! The rules live in the core ([`hashedit_core::edit_file`]); this module
+//! does the I/O around them (FORMAT.md §6):
 //!
-//! The rules of an edit live in the core ([`hashedit_core::edit_file`]); this
-//! module does the I/O around them, in four stages (FORMAT.md §6):
+//! 1. **prepare**: parse; resolve every path and `MV` destination; lock
+//!    every file in a fixed order and read it under the lock (`targets`);
+//! 2. **edit each file**: [`edit_file`] per section in document order, so
+//!    registers flow from one section to the next;
+//! 3. **commit and remember**: when every section succeeded, write all
+//!    changes atomically, then record the new snapshots and registers;
+//! 4. **reply**: summaries and previews, or a dry run's diffs (`reply`).
 //!
-//! 1. **prepare**: parse the document; resolve every section's path inside
-//!    the workspace (edit never creates files) and every `MV` destination
-//!    (which must not exist); take every file's lock in a fixed order and
-//!    read its bytes under the lock (module `targets`);
-//! 2. **edit each file**: the core's [`edit_file`] per section, in document
-//!    order so registers flow from one section to the next, with the
-//!    session's memory of served snapshots;
-//! 3. **commit and remember**: only when every section succeeded, write
-//!    all changes atomically (rolling back on a failure), then record the
-//!    new snapshots and the captured registers in the session;
-//! 4. **reply**: each file's ops summary and post-edit preview, or the
-//!    unified diffs of a dry run (module `reply`).
-//!
-//! A failure at any stage writes nothing; a failed section's error carries
-//! a live snapshot, which the session remembers as served.
+//! A failure at any stage writes nothing; a failed section's live snapshot
+//! is remembered as served.
 
 mod reply;
 mod targets;
@@ -52,26 +46,18 @@ pub enum EditMode {
     DryRun,
 }
 
-/// Runs `edit`.
-///
-/// Text (apply): per file, in document order, the ops summary line and the
-/// post-edit preview, files separated by a blank line; then one
-/// `warning: …` or `note: …` line per tolerated spelling, suspicious body or
-/// drift rebase. Text (dry run): the unified diff of each file, within the
-/// output budget. Facts: [`crate::EditFacts`], with each file's diff in a
-/// dry run or when the context asks for diffs (FORMAT.md §6.6).
+/// Runs `edit`: per file, the ops summary and the post-edit preview, then
+/// the warning and note lines; a dry run's text is each file's diff
+/// (FORMAT.md §6.6). Facts: [`crate::EditFacts`], with each file's diff in a
+/// dry run or when the context asks for diffs.
 ///
 /// Errors: `ParseError`, `NotFound` (edit never creates files),
-/// `ProtectedPath` (a file or `MV` destination in a protected path,
-/// FORMAT.md §8.5),
-/// `DuplicatePath`, `PathOutsideWorkspace`, `NotARegularFile`, `Binary`,
-/// `NotUtf8`, `UnsupportedEncoding`, `TooLarge`, `StaleTag`,
-/// `LineOutOfRange`, `OverlappingOps`, `UnresolvedBlock`, `RegisterError`,
-/// `IndentationMismatch`, `EchoedRows`, `ShiftedRange`, `ElidedLines`,
-/// `BrokenSyntax` (the guards, waived by `force`), `Conflict` (an `MV`
-/// destination exists),
-/// `LockTimeout`, `PermissionDenied`, `Io`. Nothing is written on any
-/// error.
+/// `ProtectedPath`, `DuplicatePath`, `PathOutsideWorkspace`,
+/// `NotARegularFile`, `Binary`, `NotUtf8`, `UnsupportedEncoding`,
+/// `TooLarge`, `StaleTag`, `LineOutOfRange`, `OverlappingOps`,
+/// `UnresolvedBlock`, `RegisterError`, the guards' kinds (waived by
+/// `force`), `Conflict`, `LockTimeout`, `PermissionDenied`, `Io`. Nothing
+/// is written on any error.
 pub fn edit(cx: &ToolContext, args: &EditArgs, mode: EditMode) -> ToolResult<Outcome> {
     edit_in(cx, args, mode).map_err(|e| e.worded(cx.surface))
 }

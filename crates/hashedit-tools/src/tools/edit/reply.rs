@@ -1,10 +1,7 @@
-//! Stage 4 of `edit`: the reply (FORMAT.md §6.6).
-//!
-//! Applied: each file's ops summary and post-edit preview, files separated
-//! by a blank line, then the warning and note lines. When that does not fit
-//! the output budget, the previews give way to each file's new header (so
-//! the edit still chains), then the warnings are capped, then only the
-//! headers remain. Dry run: each file's unified diff.
+//! Stage 4 of `edit`: the reply (FORMAT.md §6.6). When the summaries and
+//! previews do not fit the output budget, the previews give way to each
+//! file's new header (so the edit still chains), then the warnings are
+//! capped, then only the headers remain.
 
 use hashedit_core::{
     Advice, DiffSide, Document, FileEdit, FileOp, Surface, Suspicion, Worded, truncate_to_budget,
@@ -21,11 +18,8 @@ use super::targets::Target;
 const MAX_LISTED_WARNINGS: usize = 20;
 
 /// Each file's unified diff from its bytes before the edit to what the
-/// edit makes of them (empty when unchanged), headed as git heads it: a
-/// moved file's `+++` names its destination, a removed file's is
-/// `/dev/null`. Data for people and UI cards, never model-facing text
-/// (FORMAT.md §6.6): a dry run prints them, an applied edit reports them
-/// under each file's `diff`.
+/// edit makes of them, headed as git heads it (FORMAT.md §6.6), the diffs
+/// sharing `budget`.
 pub(super) fn file_diffs(
     targets: &[Target],
     locked: &[LockedFile],
