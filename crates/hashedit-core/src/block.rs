@@ -1,19 +1,11 @@
-//! Block locators (`N*`): the syntactic block that begins on a line.
-//!
-//! `PUT N*:`, `CUT N*`, `PUT >N*:` and `PUT N* @r` name "the block that
-//! starts on line N" instead of a line range (reference-omp.md §2.4, §3.5).
-//! Resolving one needs a parser for the file's language, which this pure
-//! crate does not have: callers plug one in through [`BlockResolver`]
-//! (hashedit uses tree-sitter in the `hashedit-blocks` crate).
-//!
-//! Resolution rule (reference-omp.md §3.5): line N must hold code; take its
-//! first non-whitespace column, find the smallest named syntax node covering
-//! it; if that node does not start on line N the line is a continuation or a
-//! closer (unresolvable). Otherwise climb to the outermost named ancestor that
-//! still starts on line N (never the file root). A subtree with parse errors
-//! is unresolvable. The block spans N to the last line holding node content.
-//! Markdown headings span their whole section (deeper subsections included,
-//! up to the next heading of the same or a higher level).
+//! Block locators (`N*`): the syntactic block that begins on a line
+//! (FORMAT.md §5.5), resolved by a parser the caller plugs in through
+//! [`BlockResolver`] (tree-sitter, in `hashedit-blocks`). Line N must hold
+//! code; the smallest named node covering its first column must start on
+//! line N (else it is a continuation or a closer); the block is the
+//! outermost named ancestor still starting there (never the file root),
+//! without parse errors, up to its last line of content. A Markdown
+//! heading spans its section.
 
 use crate::document::LineRange;
 

@@ -1,7 +1,5 @@
-//! Unified diffs of an edit, for `edit --dry-run` and UI metadata.
-//!
-//! Diffs are never part of the model-facing reply (the preview is); they
-//! serve people reviewing a change. Built on the `similar` crate.
+//! Unified diffs of an edit, for people and UI cards, never for the model
+//! (FORMAT.md §6.6); built on `similar`.
 
 use std::borrow::Cow;
 use std::time::Duration;
@@ -49,16 +47,9 @@ pub fn unified_diff(display_path: &str, old: &[u8], new: &[u8]) -> String {
 }
 
 /// A unified diff from `old` (the file `before` names) to `new` (the file
-/// `after` names), as git writes one (FORMAT.md §6.6): a moved file's
-/// headers are `--- a/OLD` and `+++ b/NEW`, a deleted file's `+++` is
-/// `/dev/null`.
-///
-/// Returns an empty string when the texts are equal. Both sides are
-/// decoded lossily for display only; the edit itself is byte-exact. Lines
-/// end at `\n` only, as in the line model (FORMAT.md §2): a lone `\r` is
-/// content, so the hunks' line numbers and counts are the numbers `read`
-/// shows and `patch` agrees with. (`similar` ends a line at a lone CR too,
-/// so a lone CR is carried through the diff as a stand-in character.)
+/// `after` names), headed as git writes one (FORMAT.md §6.6); empty when
+/// they are equal. Both sides are decoded lossily for display; lines end at
+/// `\n` only, as in the line model, so a lone `\r` is carried as content.
 pub fn unified_diff_between(
     before: DiffSide<'_>,
     after: DiffSide<'_>,

@@ -22,10 +22,9 @@
 //! ```
 //!
 //! Line numbers always name the snapshot the tag identifies; they never
-//! shift within a document (reference-rho.md §7–§8). The grammar is a
-//! superset of Rho's and oh-my-pi's (product.md §2; reference-omp.md §2).
-//! The parser lives in [`crate::parse`]; [`crate::lower`] turns ops into the
-//! primitive [`crate::hunk::Hunk`]s the planner applies.
+//! shift within a document (FORMAT.md §5). The parser is [`crate::parse`];
+//! [`crate::lower`] turns ops into the [`crate::hunk::Hunk`]s the planner
+//! applies.
 
 use crate::tag::SnapshotTag;
 
@@ -74,11 +73,9 @@ pub struct Op {
     pub pasted: Option<Pasted>,
 }
 
-/// A body that looks pasted, as the parser found it. Whether it is
-/// repaired depends on the snapshot the section names, which the parser
-/// does not see: the edit pipeline decides, and fails with `refusal` (the
-/// error the parser would have given, with its fix) when the repair cannot
-/// be verified.
+/// A body that looks pasted from a diff or a read: the edit decides, by the
+/// snapshot the parser does not see, whether to repair it or to fail with
+/// `refusal` (FORMAT.md §7.6).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Pasted {
     /// `-old` rows among the `+` rows, as a unified diff shows them; the
@@ -90,12 +87,10 @@ pub enum Pasted {
         /// The refusal when they do not.
         refusal: Box<crate::problem::ParseError>,
     },
-    /// Every body row starts with `N:` and the numbers count up from the
-    /// op's first line, as read output shows rows; the op's body holds the
-    /// rows as written. On a line range, repaired when the numbers are
-    /// exactly the replaced lines' and those lines do not themselves start
-    /// with them; on any target, written as sent under force (FORMAT.md
-    /// §7.6), else refused.
+    /// Every body row starts with `N:`, counting up from the op's first
+    /// line; the body holds the rows as written. Repaired on a line range
+    /// whose lines the numbers name (and do not begin with), written as
+    /// sent under force, else refused.
     Numbered {
         /// The rows without their `N:` prefixes.
         stripped: Vec<String>,

@@ -1,10 +1,6 @@
-//! Primitive hunks: what the planner applies.
-//!
-//! Every authored op ([`crate::document::OpKind`]) lowers to at most a few
-//! hunks once blocks are resolved and registers filled ([`crate::lower`]):
-//! replace lines with rows, insert rows at a gap, or delete lines. Hunks
-//! still use the original numbering and remember the op they came from, so
-//! errors name the document line and the op as written.
+//! Primitive hunks, what the planner applies: replace lines with rows,
+//! insert rows at a gap, or delete lines, in the original numbering, each
+//! remembering the op it came from so errors name it as written.
 
 use crate::document::LineRange;
 
@@ -77,7 +73,7 @@ impl HunkKind {
 
     /// Original line numbers a live snapshot should show for this hunk: a
     /// span's first and last line, an insert's anchor (none for `>$`)
-    /// (reference-rho.md §8.4).
+    /// (FORMAT.md §4.4).
     pub fn anchor_lines(&self) -> Vec<usize> {
         match self {
             HunkKind::Replace { range, .. } | HunkKind::Delete { range } => {

@@ -2,13 +2,13 @@
 //!
 //! The core of hashedit: the *hashline* edit format, pure and free of I/O.
 //!
-//! A model reads a file as numbered rows under a `[path#TAG]` header, where
-//! TAG is a 4-hex fingerprint of the whole file ([`TagScheme`], FORMAT.md
-//! §2). It edits by sending a [`Document`] of `PUT`/`CUT` ops against the
-//! original line numbers ([`parse`], FORMAT.md §5). Each section is checked
-//! against the live file's tag, validated and applied in one pass by
-//! [`edit_file`] (FORMAT.md §6), and answered with a post-edit preview or, on
-//! failure, a live snapshot (FORMAT.md §4).
+//! A model reads a file as numbered rows under a `[path#TAG]` header (TAG a
+//! 4-hex fingerprint of the whole file, FORMAT.md §2) and edits it with a
+//! [`Document`] of ops against the original line numbers (§5), which
+//! [`edit_file`] checks against the live file's tag, validates and applies
+//! in one pass (§6), answering with a preview or a live snapshot (§4).
+//! Everything here works on bytes and strings handed in by the caller; the
+//! `hashedit-tools` crate owns files, locks and the workspace.
 //!
 //! The modules are private. The root holds what a caller of the pipeline
 //! needs, grouped as the pipeline runs:
@@ -32,9 +32,6 @@
 //! The stages themselves (lowering, planning, applying, rebasing), their
 //! hunks and every finding type are in [`stages`], for harnesses, fuzzers
 //! and callers that run one stage alone.
-//!
-//! Everything here works on bytes and strings handed in by the caller; the
-//! `hashedit-tools` crate owns files, locks and the workspace.
 //!
 //! ```
 //! use hashedit_core::{EditSettings, FileInput, NoHistory, Registers, TagScheme, edit_file, parse};
@@ -91,7 +88,7 @@ pub use view::{
 pub use document::{Document, LineRange, Op, OpKind, Section, Target, WarningKind};
 pub use parse::{ParseError, parse};
 
-// Block locators (FORMAT.md §5.4).
+// Block locators (FORMAT.md §5.5).
 pub use block::{
     BLOCK_SUGGESTION_WINDOW, BlockIndex, BlockResolution, BlockResolver, Unresolvable,
 };

@@ -1,22 +1,10 @@
 //! Lowering authored ops to primitive hunks: blocks resolved, registers
-//! filled.
-//!
-//! Ops are lowered in document order, so registers flow top to bottom
-//! through the sections of one call (reference-omp.md §3.6): a `CUT`
-//! captures the snapshot's lines (original numbering, before any op of the
-//! call) and a later colonless `PUT` pastes them, in the same section or a
-//! later one. Sequencing rules, all failing closed:
-//! * the anonymous register lives for one call; pasting it before any
-//!   unlabelled `CUT` is an error, and so is pasting it while two or more
-//!   unlabelled cuts are pending since the last anonymous paste (which one
-//!   was meant?);
-//! * a named register must exist when pasted (omp pastes nothing at a gap
-//!   with a warning; we refuse, since an empty paste is never what the
-//!   author meant);
-//! * pasting never consumes a register; capturing overwrites it.
-//!
-//! Block locators (`N*`) resolve through a [`BlockResolver`]; each resolved
-//! block is echoed in the op's summary.
+//! filled (FORMAT.md §5.5). Ops are lowered in document order, so
+//! registers flow through the sections of one call: a `CUT` captures the
+//! snapshot's lines and a later colonless `PUT` pastes them. Failing
+//! closed: the anonymous register lives for one call and a paste of it
+//! before any unlabelled cut, or with two pending, is refused; a named
+//! register must exist when pasted; pasting never consumes a register.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -340,10 +328,8 @@ fn is_pure_closer(line: &str) -> bool {
             .all(|c| matches!(c, ')' | ']' | '}') || c.is_whitespace())
 }
 
-/// Lowers `section` against `text` (the snapshot its line numbers name).
-///
-/// `path` picks the block grammar. Errors: [`LowerError`]; the registers may
-/// then hold captures of earlier ops, but the call fails as a whole.
+/// Lowers `section` against `text` (the snapshot its line numbers name),
+/// `path` picking the block grammar. Errors: [`LowerError`].
 pub fn lower(
     section: &Section,
     path: &str,
@@ -644,12 +630,9 @@ fn resolve_block(
     }
 }
 
-/// The warning for a block cut that leaves the attribute or decorator
-/// written just above the block (`#[cfg(..)]`, `@property`,
-/// `@Override`) in the file: it then applies to whatever comes next. The
-/// block is the construct that starts on the op's line (reference-omp.md
-/// §3.5), so the cut is written as sent; the warning names the range that
-/// takes the attribute too.
+/// The warning for a block cut that leaves the attribute or decorator just
+/// above it (`#[cfg(..)]`, `@property`) to apply to what follows, naming
+/// the range that takes it too.
 fn attribute_left_behind(op: &OpName, range: LineRange, text: &Text) -> Option<LowerNote> {
     let above = range.start.checked_sub(1).filter(|&n| n >= 1)?;
     let line = text.line(above).trim();

@@ -1,18 +1,10 @@
-//! Planning and applying one section's ops to a file's text.
-//!
-//! [`plan`] validates the ops against the original numbering (reference-rho.md
-//! §8.1 step 4) and sorts them into spans and gap inserts; [`Plan::apply`]
-//! then walks the original lines once, emitting for each line its
-//! before-rows, the replacement (or nothing, or the line itself) and its
-//! after-rows, then the end-of-file rows: O(lines + ops · log ops).
-//!
-//! Where we differ from Rho (product.md §3 items 1, 2 and 7):
-//! * untouched lines keep their own endings byte for byte; a new row takes
-//!   the ending of the line it replaces, else of its neighbour, else the
-//!   file's dominant one; the final-newline state is kept;
-//! * a BOM stays at byte 0 whatever happens to line 1;
-//! * `PUT >E:` on the last line of a replaced span is allowed: its rows
-//!   follow the replacement.
+//! Planning and applying one section's ops (FORMAT.md §6.2, §6.3): [`plan`]
+//! validates the hunks against the original numbering and sorts them into
+//! spans and gap inserts; [`Plan::apply`] walks the original lines once,
+//! O(lines + ops · log ops). Untouched lines keep their endings byte for
+//! byte; a new row takes the ending of the line it replaces, else of its
+//! neighbour, else the file's dominant one; a BOM stays at byte 0; the
+//! final-newline state is kept.
 
 use std::fmt;
 
@@ -27,7 +19,7 @@ use crate::view::{STRUCTURAL_SPAN_LINES, plural};
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PlanError {
-    /// A line outside the file (reference-rho.md §8.1: out of range).
+    /// A line outside the file (FORMAT.md §6.2).
     OutOfRange {
         /// The op at fault.
         op: OpRef,
@@ -213,10 +205,9 @@ pub struct Placed {
     pub rows: usize,
 }
 
-/// Validates the hunks `ops` against `text` (original numbering).
-///
-/// Errors: the first [`PlanError`] found, checking ops in document order
-/// for range problems, then spans by start line for overlaps, then inserts.
+/// Validates the hunks `ops` against `text` (original numbering). Errors:
+/// the first [`PlanError`]: range problems in document order, then
+/// overlaps of spans by start line, then inserts.
 pub fn plan<'d>(ops: &'d [Hunk], text: &Text) -> Result<Plan<'d>, PlanError> {
     let total = text.line_count();
     let mut spans = Vec::new();
@@ -459,10 +450,8 @@ impl Plan<'_> {
                             }
                         }
                         HunkKind::Delete { .. } | HunkKind::Insert { .. } => {
-                            // Focus the row just before the gap and the first
-                            // original line after it: rows inserted after the
-                            // deleted lines come first and are focused anyway
-                            // (reference-rho.md §8.3, as Rho counts it).
+                            // Focus the row before the gap and the first
+                            // original line after it, as Rho counts it.
                             placed.push(Placed {
                                 line: op.line,
                                 first: emit.rows + 1,

@@ -62,8 +62,7 @@ pub enum Problem {
     /// `EOF` without `NEWLINE` or `NO NEWLINE` after it.
     BadFinalNewline,
     /// A Markdown code fence around the whole document, opening on the
-    /// error's line and closing on document line `close` (product.md §4:
-    /// fences are errors with the exact fix, never stripped silently).
+    /// error's line and closing on document line `close`.
     OuterFence {
         /// 1-based document line of the closing fence.
         close: usize,

@@ -1,17 +1,12 @@
 //! The projection of an edit document still streaming in, for the cards
 //! a harness shows while a model writes its edit.
 //!
-//! [`project`] reads any prefix of a document (FORMAT.md §5): sections and
-//! their paths and tags, each op's canonical header and a plain-words
-//! summary, and the body rows so far. It never fails: an op line the
-//! grammar does not read yet (or at all) is kept as written and marked
-//! [`OpState::Unrecognised`], and a last line without its line break (the
-//! stream cut it) is marked [`OpState::Partial`] instead of being read as a
-//! shorter op (`PUT 12` of a coming `PUT 12.=14:` is no paste). Headers
-//! and op lines are read by the parser's lenient mode, one line at a time,
-//! so every tolerated spelling projects as it will apply. Nothing here
-//! checks a file: that is the dry run's job, which a card falls back from
-//! to this.
+//! [`project`] reads any prefix of a document (FORMAT.md §5): sections,
+//! each op's canonical header and words, and the rows so far. It never
+//! fails: a line that does not read as an op is kept as written
+//! ([`OpState::Unrecognised`]), and a last line without its line break is
+//! [`OpState::Partial`], never a shorter op. Lines are read by the parser's
+//! lenient mode, so tolerated spellings project as they will apply.
 
 use crate::document::OpKind;
 use crate::parse::{read_header, read_op};

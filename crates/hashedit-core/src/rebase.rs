@@ -1,13 +1,10 @@
 //! Drift rebase: carrying ops written against an older snapshot onto the
-//! live file when only unrelated lines changed (product.md §3 item 6).
-//!
-//! The served text (the snapshot the tag named) is diffed against the live
-//! text line by line. Every line an op touches must sit in an unchanged run,
-//! and so must its neighbours just outside (the context that proves the
-//! lines are the same lines, not merely equal text); all ops must move by
-//! the same number of lines. Anything else is refused, and the caller fails
-//! closed with a live snapshot. Rebasing never guesses: the moved ops name
-//! exactly the same line texts, with the same neighbours, as before.
+//! live file when only unrelated lines changed (FORMAT.md §6.1). The served
+//! text is diffed against the live one; every line an op touches, and its
+//! neighbours just outside, must sit in unchanged runs, and all ops must
+//! move by the same number of lines; anything else is refused. Rebasing
+//! never guesses: the moved ops name the same line texts with the same
+//! neighbours.
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -75,12 +72,8 @@ impl std::fmt::Display for RebaseRefusal {
     }
 }
 
-/// Moves `ops` (numbered against `served`) onto `live`, diffing the two
-/// texts within `limit`.
-///
-/// Errors: a [`RebaseRefusal`] when any op is near a change, the ops would
-/// move unevenly, a position cannot be confirmed, or the diff ran past the
-/// limit.
+/// Moves `ops` (numbered against `served`) onto `live`, diffing within
+/// `limit`. Errors: a [`RebaseRefusal`].
 pub fn rebase(
     ops: &[Hunk],
     served: &Text,
@@ -115,10 +108,7 @@ struct Alignment<'t> {
 }
 
 impl<'t> Alignment<'t> {
-    /// Diffs `old` against `new` within `limit`.
-    ///
-    /// Errors: [`RebaseRefusal::TooExpensive`] when the caller's deadline
-    /// passed before the diff was done.
+    /// Diffs `old` against `new` within `limit` (else `TooExpensive`).
     fn diff(
         old: &'t [&'t str],
         new: &'t [&'t str],
@@ -193,11 +183,8 @@ impl<'t> Alignment<'t> {
         if self.duplicated_in_live(first, last) || !self.unique_window(first, last, op_shift) {
             return Err(RebaseRefusal::NoContext(op.line));
         }
-        // An insert at a gap on the file's edge (`>$`, `>N` after the last
-        // line, `<1` before the first) has the edge as a neighbour: lines
-        // appended at the end, or added at the top, since make it
-        // ambiguous (above or below them?), as a change beside an
-        // interior gap does.
+        // An insert at the file's edge (`>$`, `<1`) has the edge as a
+        // neighbour: lines added there since make it ambiguous.
         if let HunkKind::Insert { at, .. } = &op.kind {
             let at_end = matches!(at, InsertAt::End) || *at == InsertAt::After(n);
             let at_top = *at == InsertAt::Before(1);
@@ -210,11 +197,9 @@ impl<'t> Alignment<'t> {
         Ok(op_shift)
     }
 
-    /// The op's lines with one line of context each side must not occur
-    /// more often in the live file than in the served one: a copy of them
-    /// added elsewhere (a block duplicated above or below) makes "which one
-    /// is the original" a guess that no wider context can settle, since the
-    /// diff aligned the runs arbitrarily.
+    /// Whether the op's lines, with a line of context each side, occur more
+    /// often in the live file than in the served one: a copy added
+    /// elsewhere makes "which is the original" a guess.
     fn duplicated_in_live(&self, first: usize, last: usize) -> bool {
         let n = self.old.len();
         let lo = first.saturating_sub(1).max(1);
@@ -226,7 +211,7 @@ impl<'t> Alignment<'t> {
 
     /// The op's lines with a little context must occur once in each
     /// version: with repeated blocks, the diff's alignment of equal runs is
-    /// a guess, and so would the move be (product.md §3 item 6).
+    /// a guess, and so would the move be.
     fn unique_window(&self, first: usize, last: usize, op_shift: isize) -> bool {
         let n = self.old.len();
         (0..=MAX_CONTEXT_LINES).any(|w| {
@@ -416,7 +401,7 @@ mod tests {
 
     #[test]
     fn a_copy_of_the_ops_lines_added_elsewhere_is_never_guessed() {
-        // Tester report: a block duplicated right after itself; the op on
+        // A block duplicated right after itself; the op on
         // line 3 could mean either copy, and was put on the first.
         let served = "h\na\nb\nc\nd\nt\n";
         let live = "h\na\nb\nc\nd\na\nb\nc\nd\nt\n";
@@ -434,7 +419,7 @@ mod tests {
 
     #[test]
     fn top_inserts_refuse_lines_added_at_the_top() {
-        // Tester report: a shebang inserted with `PUT <1:` after another
+        // A shebang inserted with `PUT <1:` after another
         // writer added a header line went below that line, on line 2.
         let live = "top\na\nb\nc\nd\ne\nf\ng\nh\n";
         assert_eq!(

@@ -1,12 +1,6 @@
-//! Streaming scan of a file: tag, line count and a window of rows in one pass.
-//!
-//! [`LineScanner`] is fed the file's bytes in chunks of any size. It checks
-//! that the bytes are UTF-8 text ([`DecodeError`] otherwise), feeds the
-//! snapshot tag, counts lines by the line model of [`crate::text`], and keeps
-//! only the rows of the requested window that fit a byte budget. Memory is
-//! bounded by that budget whatever the file size, which is how `read_file`
-//! serves files of gigabytes (product.md §3 item 9) with the same numbering
-//! and tag as an in-memory [`crate::Text`].
+//! Streaming scan of a file: the tag, the line count and a window of rows
+//! in one pass over chunks of any size, checking the bytes are UTF-8 text,
+//! in memory bounded by the window's budget (FORMAT.md §4.2).
 
 use crate::tag::sweep::LineSink;
 use crate::tag::{Fingerprint, SnapshotTag, TagHasher, TagScheme};
@@ -53,13 +47,9 @@ pub struct BudgetStop {
     pub line_bytes: u64,
 }
 
-/// Push-based scanner; see the module docs.
-///
-/// The tag, the digest, the line count and the window come from one sweep
-/// of each chunk ([`TagHasher`]'s block sweep, with the window as its line
-/// sink): blocks outside the window are counted, not split into lines, and
-/// the NUL and UTF-8 checks look again only at chunks that are not plain
-/// ASCII.
+/// Push-based scanner: the tag's block sweep with the window as its line
+/// sink, blocks outside the window counted, not split, and the NUL and
+/// UTF-8 checks only on chunks that are not plain ASCII.
 #[derive(Debug)]
 pub struct LineScanner {
     hasher: TagHasher,

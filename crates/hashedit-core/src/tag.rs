@@ -1,32 +1,20 @@
-//! Snapshot tags: the 4-hex whole-file fingerprints in `[path#TAG]` headers.
-//!
-//! A tag is the low 16 bits of a 32-bit hash of the whole file, normalised so
-//! that trailing whitespace does not matter. Two schemes exist (product.md §2):
-//!
-//! * [`TagScheme::Rho`] (default): FNV-1a 32 over the raw bytes split at every
-//!   `\n`, each piece stripped of trailing space, tab and CR, pieces joined by
-//!   `\n` (reference-rho.md §1). A BOM is hashed like any other byte.
-//! * [`TagScheme::Omp`]: xxHash32 (seed 0) over the text with a leading BOM
-//!   removed, CRLF and lone CR turned into LF, and trailing space/tab removed
-//!   before every LF and at the end (reference-omp.md §1.3).
-//!
-//! [`TagHasher`] is push-based: feed any chunking of the bytes and the tag is
-//! the same as hashing them in one piece, so callers can fingerprint files of
-//! any size in bounded memory.
+//! Snapshot tags: the low 16 bits of a whole-file hash that ignores
+//! trailing whitespace (FORMAT.md §3): [`TagScheme::Rho`], FNV-1a over the
+//! lines stripped of trailing space, tab and CR; [`TagScheme::Omp`],
+//! xxHash32 over the BOM-less, LF-normalised, trimmed text. [`TagHasher`]
+//! takes the bytes in any chunking.
 //!
 //! # One pass
 //!
-//! The hasher sweeps the bytes in 64-byte blocks ([`block`]). A block in
-//! which no line ends in trailing whitespace (and, for omp, with no CR) is
-//! part of the normalised stream as it stands, so it goes straight into the
-//! scheme's hash (FNV-1a or our streaming xxHash32, [`xxh32`]) and, in
-//! long contiguous runs, into the 128-bit digest; only the rare other
-//! blocks go through the exact line-by-line rules. The same sweep tells a
-//! [`LineSink`](sweep::LineSink) how many lines each block holds, so
-//! [`crate::scan::LineScanner`] gets the tag, the digest, the line count
-//! and its window from one look at each byte. Under `rho` the FNV-1a chain
-//! (one dependent multiply per byte) is the floor: the block scans are
-//! independent of it and run in its shadow.
+//! The hasher sweeps 64-byte blocks ([`block`]). A block where no line ends
+//! in trailing whitespace (and, for omp, with no CR) is part of the
+//! normalised stream as it stands: it goes straight into the scheme's hash
+//! (FNV-1a, or our streaming xxHash32, [`xxh32`]) and, in long runs, into
+//! the digest; only the rare other blocks take the line-by-line rules. The
+//! same sweep tells a [`LineSink`](sweep::LineSink) each block's lines, so
+//! the scanner gets tag, digest, line count and window from one look at
+//! each byte, the block scans running in the shadow of FNV's multiply chain
+//! (docs/PERFORMANCE.md).
 
 use std::fmt;
 use std::str::FromStr;
@@ -38,7 +26,7 @@ mod xxh32;
 use block::is_ws;
 use xxh32::Xxh32;
 
-/// Which fingerprint algorithm mints snapshot tags (product.md §2).
+/// Which fingerprint algorithm mints snapshot tags (FORMAT.md §3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum TagScheme {
     /// Rho's scheme: FNV-1a 32 over whitespace-trimmed raw lines.
@@ -100,10 +88,8 @@ impl FromStr for TagScheme {
 pub struct SnapshotTag(pub u16);
 
 impl SnapshotTag {
-    /// Parses exactly four ASCII hex digits in either case.
-    ///
-    /// Returns `None` for any other length or character, so `"ABC"`,
-    /// `"ABCDE"` and `"12G4"` are all rejected.
+    /// Parses exactly four ASCII hex digits in either case (`"ABC"`,
+    /// `"ABCDE"`, `"12G4"`: `None`).
     pub fn parse(text: &str) -> Option<SnapshotTag> {
         if text.len() != 4 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
             return None;
@@ -131,11 +117,9 @@ pub fn header(display_path: &str, tag: SnapshotTag) -> String {
     format!("[{display_path}#{tag}]")
 }
 
-/// Streaming snapshot-tag computation for either scheme.
-///
-/// Memory stays bounded by the longest run of trailing whitespace, which is
-/// kept run-length encoded until the next byte decides whether it was
-/// trailing.
+/// Streaming snapshot-tag computation for either scheme, in memory bounded
+/// by the longest run of trailing whitespace (kept run-length encoded until
+/// the next byte decides it).
 #[derive(Clone)]
 pub struct TagHasher {
     scheme: TagScheme,
@@ -157,12 +141,9 @@ pub struct TagHasher {
     digest: Option<Box<xxhash_rust::xxh3::Xxh3>>,
 }
 
-/// A 128-bit digest of the text a snapshot tag fingerprints (the scheme's
-/// normalised stream, so it ignores exactly what the tag ignores).
-///
-/// Two files with equal tags but different digests are different snapshots
-/// that collide on 16 bits (product.md §3 item 5, handed case B05); two
-/// files that differ only in trailing whitespace share both.
+/// A 128-bit digest of the normalised text a tag fingerprints: equal tags
+/// with different digests are different snapshots colliding on 16 bits
+/// (FORMAT.md §6.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ContentDigest(pub u128);
 
@@ -292,12 +273,9 @@ impl TagHasher {
         self.pending.clear();
     }
 
-    /// Feeds bytes of the normalised stream to every consumer.
-    ///
-    /// FNV is fed directly (its cost is per byte, whatever the call size).
-    /// xxHash32 (omp) and the digest have a per-call cost, so short runs are
-    /// staged and handed over in large blocks; long runs bypass the stage
-    /// (after it is flushed, so the order of bytes is kept).
+    /// Feeds bytes of the normalised stream to every consumer: FNV directly,
+    /// xxHash32 and the digest through a staging buffer (they have a
+    /// per-call cost), long runs past it.
     fn emit_raw(&mut self, bytes: &[u8]) {
         if self.scheme == TagScheme::Rho {
             self.fnv(bytes);
@@ -351,25 +329,12 @@ impl TagHasher {
         }
     }
 
-    /// Feeds `data` (no line break outside `\n`, or for omp no CR) under the
-    /// trimming rule, as maximal runs of unchanged input.
-    ///
-    /// The normalised stream is the input with each line's trailing
-    /// whitespace cut out (and, for omp, line breaks rewritten), so it is
-    /// made of long slices of `data` itself. Rather than feeding each line
-    /// and each `\n` separately, this keeps the start of the current run
-    /// and only hands a slice to the consumers where the stream leaves the
-    /// input: at trailing whitespace, at a rewritten line break and at the
-    /// end of the chunk. `breaks` finds the next line break; `on_break`
-    /// decides what a break at index `i` emits and where the next line
-    /// starts (or `None` when the chunk ends inside the break).
-    ///
-    /// FNV (rho) is the exception: it is fed line by line as the scan goes
-    /// (`hashed` trails the scan by at most one line). FNV is one long chain
-    /// of dependent multiplications, about 4 cycles a byte whatever else
-    /// runs, and feeding it each line as soon as the line is known lets the
-    /// processor overlap the search for the next line break with that
-    /// chain; feeding whole runs would serialise the two.
+    /// Feeds `data` under the trimming rule as maximal runs of unchanged
+    /// input: slices go to the consumers only where the stream leaves the
+    /// input (trailing whitespace, a rewritten line break, the chunk's end).
+    /// `breaks` finds the next line break; `on_break` decides what a break
+    /// emits and where the next line starts. FNV (rho) is fed line by line
+    /// instead, so its multiply chain overlaps the search for the next break.
     fn runs(
         &mut self,
         data: &[u8],

@@ -1,14 +1,9 @@
-//! The line model: how file bytes become numbered lines, and back.
-//!
-//! Numbering follows Rho (reference-rho.md §2): an empty file has no lines;
-//! otherwise one final `\n` is dropped, the rest is split at every `\n`, and
-//! one trailing `\r` is dropped from each piece. A bare CR is not a line
-//! break. Line numbers are 1-based.
-//!
-//! Unlike Rho, [`Text`] remembers each line's own [`Ending`] and whether the
-//! file starts with a UTF-8 BOM, so that [`Text::to_bytes`] reproduces the
-//! input exactly and an edit can leave untouched lines byte-identical
-//! (product.md §3 items 1 and 2). The BOM is never part of line 1's text.
+//! The line model (FORMAT.md §2): an empty file has no lines; otherwise one
+//! final `\n` is dropped, the rest split at every `\n` and one trailing
+//! `\r` dropped from each line; a lone CR is not a line break. [`Text`]
+//! keeps each line's [`Ending`] and the BOM (never part of line 1), so
+//! [`Text::to_bytes`] reproduces the input and untouched lines stay
+//! byte-identical through an edit.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -51,7 +46,7 @@ impl Ending {
     }
 }
 
-/// Why a file's bytes are not editable UTF-8 text (product.md §3 item 8).
+/// Why a file's bytes are not editable UTF-8 text (FORMAT.md §2).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DecodeError {
     /// A NUL byte at this byte offset: the file is binary.
@@ -114,11 +109,8 @@ impl DecodeError {
 
 impl std::error::Error for DecodeError {}
 
-/// True when `bytes` hold a CR that is not followed by LF.
-///
-/// The line model does not break lines at a lone CR, but the omp tag
-/// scheme's normalisation does, so under that scheme such a file can keep
-/// its tag while its line numbers shift; edits refuse it.
+/// True when `bytes` hold a CR not followed by LF, which the omp scheme
+/// reads as a line break and the line model does not.
 pub(crate) fn has_lone_cr(bytes: &[u8]) -> bool {
     memchr::memchr_iter(b'\r', bytes).any(|i| bytes.get(i + 1) != Some(&b'\n'))
 }
@@ -156,15 +148,10 @@ pub fn check_text(bytes: &[u8]) -> Result<(), DecodeError> {
     Ok(())
 }
 
-/// Where each line ends: the byte offset in `Text::body` just past the
-/// line's ending (the next line's start), one entry per line.
-///
-/// Everything else about a line is read back from the body: its start is
-/// the previous entry (0 for line 1), and its ending is whatever line break
-/// closes it (a final line may end with a lone CR, or nothing). Offsets are
-/// kept in 32 bits when the body allows (4 bytes a line instead of the 24
-/// of a start/length/ending triple, a sixth of the memory for the tables
-/// that `edit` builds of a file before and after the change).
+/// Where each line ends: the offset in `Text::body` just past its ending,
+/// one per line (its start is the previous entry, its ending what closes
+/// it), in 32 bits when the body allows: a sixth of a start/length/ending
+/// triple's memory.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum LineEnds {
     /// Bodies shorter than 4 GiB.
@@ -190,11 +177,9 @@ impl LineEnds {
     }
 }
 
-/// A decoded text file: optional BOM plus numbered lines with their endings.
-///
-/// The text borrows the bytes it was decoded from ([`Text::decode`]) or owns
-/// them ([`Text::from_body`]), so decoding a large file costs only its line
-/// table (4 bytes a line below 4 GiB), not a second copy.
+/// A decoded text file: an optional BOM and numbered lines with their
+/// endings, borrowing its bytes ([`Text::decode`]) or owning them
+/// ([`Text::from_body`]), so decoding costs only the line table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Text<'a> {
     bom: bool,
@@ -290,11 +275,8 @@ impl<'a> Text<'a> {
         &self.body
     }
 
-    /// Whether the last line ends with a line break (or the file is empty).
-    ///
-    /// Edits keep this state (product.md §3 item 1); an empty file counts as
-    /// newline-terminated so that appending to it yields `"row\n"`, as Rho
-    /// does (reference-rho.md §8.1 step 6).
+    /// Whether the last line ends with a line break; an empty file does,
+    /// so appending to it yields `"row\n"`.
     pub fn ends_with_newline(&self) -> bool {
         self.is_empty() || self.ending(self.line_count()) != Ending::None
     }

@@ -1,26 +1,17 @@
-//! The output budget: how long a tool reply may be.
-//!
-//! Rho cuts every successful reply at a char boundary at most
-//! `max_output_bytes` long and appends a marker (reference-rho.md §10);
-//! failure messages with live snapshots are never cut. Views that know
-//! their rows (reads) fit themselves to the budget instead, so this is the
-//! last guard for the rest.
+//! The output budget: how long a tool reply may be (FORMAT.md §4.2). Views
+//! fit themselves to it; this cut, at a char boundary with a marker, is the
+//! last guard for the rest, and never applies to failure messages.
 
-/// Default output budget in bytes (reference-rho.md §10).
+/// Default output budget in bytes, as Rho's (FORMAT.md §4.2).
 pub const DEFAULT_MAX_OUTPUT_BYTES: usize = 64_000;
 
 /// Appended when a reply was cut (12 bytes).
 pub const TRUNCATION_MARKER: &str = "\n[truncated]";
 
 /// Cuts `text` to at most `budget` bytes at a char boundary and appends
-/// [`TRUNCATION_MARKER`]; returns it unchanged when it fits.
-///
-/// A snapshot header line (`[path#TAG]`) is never cut (FORMAT.md §4.2): a
-/// cut that would fall inside one moves to the start of that line, so the
-/// header is left out whole, except for the reply's first header, which is
-/// then kept whole even past the budget, since without it the reply offers
-/// no tag at all. So the result is at most `budget + 12` bytes long, or
-/// ends with the marker right after that first header.
+/// [`TRUNCATION_MARKER`]. A `[path#TAG]` header line is never cut: the cut
+/// moves before it, except for the reply's first header, kept whole even
+/// past the budget, since without it the reply offers no tag.
 pub fn truncate_to_budget(mut text: String, budget: usize) -> String {
     if text.len() <= budget {
         return text;
@@ -62,7 +53,7 @@ pub(crate) fn is_snapshot_header(line: &str) -> bool {
 }
 
 /// The first `max_chars` characters of `text`, plus `…` when anything was
-/// cut (grep previews: 200 characters, reference-rho.md §4).
+/// cut (grep previews: 200 characters, FORMAT.md §4.3).
 pub fn truncate_chars(text: &str, max_chars: usize) -> String {
     match text.char_indices().nth(max_chars) {
         Some((cut, _)) => format!("{}…", &text[..cut]),

@@ -1,19 +1,10 @@
-//! Everything a model reads: numbered rows under a `[path#TAG]` header.
-//!
-//! One renderer serves every view so the CLI and the MCP server can never
-//! disagree (architecture.md, "One renderer"). The row selection rules and
-//! numbers are Rho's (reference-rho.md §3.2, §6, §8.3, §8.4, §10); the prose
-//! of footers is ours.
-//!
-//! * [`read_view`]: a window of rows with a footer when it is partial.
-//! * [`chain_snapshot`]: head 28 + tail 8 rows (whole file up to 36 lines),
-//!   or rows around focus lines; used after `write` and for live snapshots.
-//! * [`live_snapshot`]: the chain snapshot around an edit's anchors, sent
-//!   with every failed edit.
-//! * [`post_edit_preview`]: rows around the changed lines, in post-edit
-//!   numbering, or the structural-edit notice.
-//!
-//! All row lists are 1-based line numbers in ascending order.
+//! Everything a model reads, from one renderer: numbered rows under a
+//! `[path#TAG]` header (FORMAT.md §4). [`read_view`] a window with a footer
+//! when partial; [`chain_snapshot`] the head and tail, or rows around focus
+//! lines (after `write`, and as the [`live_snapshot`] of a failed edit);
+//! [`post_edit_preview`] rows around the changed lines, in post-edit
+//! numbering, or the structural-edit notice. Row lists are ascending 1-based
+//! line numbers.
 
 use crate::scan::{ScanOutcome, WindowRequest, decimal_width};
 use crate::surface::{Name, Output, Surface, Word, display_as_mcp};
@@ -33,7 +24,7 @@ pub(crate) const PREVIEW_CONTEXT_ROWS: usize = 3;
 /// Most rows a post-edit preview shows.
 pub(crate) const PREVIEW_MAX_ROWS: usize = 40;
 /// A single replaced or deleted span of at least this many original lines
-/// makes an edit structural (reference-rho.md §8.3).
+/// makes an edit structural (FORMAT.md §6.6).
 pub const STRUCTURAL_SPAN_LINES: usize = 40;
 /// The row shown between two non-adjacent rows.
 pub(crate) const GAP_ROW: &str = "…";
@@ -74,12 +65,9 @@ impl Word for WindowError {
 
 display_as_mcp!(WindowError);
 
-/// Turns `offset`/`limit` arguments into the window a scan should keep.
-///
-/// `row_budget` is the byte budget for rendered rows; see
-/// [`WindowRequest::row_budget`]. Errors: [`WindowError::ZeroOffset`] and
-/// [`WindowError::ZeroLimit`] (the past-end check needs the line count and
-/// happens in [`read_view`]).
+/// Turns `offset`/`limit` arguments into the window a scan keeps, rows
+/// within `row_budget` bytes. Errors: [`WindowError::ZeroOffset`],
+/// [`WindowError::ZeroLimit`] (past the end is [`read_view`]'s).
 pub fn window_request(
     offset: Option<usize>,
     limit: Option<usize>,
@@ -102,20 +90,12 @@ pub fn window_request(
     })
 }
 
-/// Renders a read: header, the kept rows, and a footer when the window does
-/// not cover the whole file (FORMAT.md §4.2). `output` holds the output
-/// budget the scan's row budget was derived from (see [`row_budget_for`]),
-/// named in the footer when no row fits.
+/// Renders a read: header, the kept rows (never half a row), and a footer
+/// when the window does not cover the file or no row fits `output`'s
+/// budget (FORMAT.md §4.2); the header is never cut.
 ///
-/// Where Rho cuts an over-budget read mid-row and appends `[truncated]`, we
-/// stop at the last whole row that fits and say which lines were shown, so a
-/// model never copies half a row. When not even the first row fits, the
-/// reply is the whole header and a footer saying why, with the arguments
-/// that get past it (FORMAT.md §4.2); that reply may pass a budget too
-/// small for the header itself, which is never cut.
-///
-/// Errors: [`WindowError::OffsetPastEnd`] when the window starts past the
-/// last line (`offset: 1` on an empty file is fine).
+/// Errors: [`WindowError::OffsetPastEnd`] (`offset: 1` on an empty file is
+/// fine).
 pub fn read_view(
     display_path: &str,
     scan: &ScanOutcome,
@@ -158,10 +138,9 @@ pub fn read_view(
     Ok(out)
 }
 
-/// The footer of a read whose first row did not fit: either the budget is
-/// too small for a header, a footer and any row (then the smallest budget
-/// that shows the row), or the line itself is longer than the budget (then
-/// the offset that reads past it, exactly, and the op that replaces it).
+/// The footer of a read whose first row did not fit: the budget that shows
+/// it, or, for a line longer than the budget, how to read past it and the
+/// op that replaces it.
 fn no_row_fits(
     display_path: &str,
     stop: crate::scan::BudgetStop,
@@ -234,13 +213,10 @@ pub fn row_budget_for(display_path: &str, max_output_bytes: usize) -> usize {
     max_output_bytes.saturating_sub(display_path.len() + ROW_BUDGET_RESERVE)
 }
 
-/// The chain snapshot of `text` (reference-rho.md §6 and §8.4).
-///
-/// Without focus lines: the whole file when it has at most
-/// `CHAIN_HEAD_ROWS + CHAIN_TAIL_ROWS` lines, else the first 28 and last 8
-/// rows. With focus lines: each focus line ±[`LIVE_CONTEXT_ROWS`], capped at
-/// [`LIVE_MAX_ROWS`] rows, shared fairly across hunks. A footer gives the count
-/// when rows are missing.
+/// The chain snapshot of `text` (FORMAT.md §4.4): the whole file up to
+/// `CHAIN_HEAD_ROWS + CHAIN_TAIL_ROWS` lines, else its head and tail; with
+/// focus lines, each ±[`LIVE_CONTEXT_ROWS`], at most [`LIVE_MAX_ROWS`]
+/// rows shared across hunks; a footer when rows are missing.
 pub fn chain_snapshot(
     display_path: &str,
     tag: SnapshotTag,
@@ -281,7 +257,7 @@ pub fn chain_snapshot(
 
 /// The live snapshot sent with a failed edit: a chain snapshot focused on
 /// the edit's anchor lines, those outside the file dropped
-/// (reference-rho.md §8.4).
+/// (FORMAT.md §4.4).
 pub fn live_snapshot(
     display_path: &str,
     tag: SnapshotTag,
@@ -292,11 +268,9 @@ pub fn live_snapshot(
     chain_snapshot(display_path, tag, text, anchors, output)
 }
 
-/// The post-edit preview (reference-rho.md §8.3).
-///
-/// `focus` holds post-edit line numbers of changed rows (default line 1).
-/// A structural edit shows only the header and a notice, since its rows
-/// cannot be trusted for chaining.
+/// The post-edit preview (FORMAT.md §6.6): rows around `focus` (post-edit
+/// line numbers, default line 1), or for a structural edit only the header
+/// and a notice.
 pub fn post_edit_preview(
     display_path: &str,
     tag: SnapshotTag,
@@ -367,12 +341,9 @@ pub enum PreviewShape {
     Structural,
 }
 
-/// Keeps at most `cap` of the sorted `rows`, sharing the cap across hunks
-/// (runs of consecutive rows) so that a late hunk is not starved.
-///
-/// Every hunk but the last gets `max(1, min(cap / hunks, left − later))`
-/// rows from its start, where `later` counts the hunks after it; the last
-/// hunk gets what is left (reference-rho.md §8.3, "Hunk cap").
+/// Keeps at most `cap` of the sorted `rows`, shared across hunks (runs of
+/// consecutive rows): each but the last gets `max(1, min(cap / hunks,
+/// left − later))` from its start, the last what is left (FORMAT.md §4.4).
 pub(crate) fn cap_rows_by_hunk(rows: &[usize], cap: usize) -> Vec<usize> {
     if rows.len() <= cap {
         return rows.to_vec();
@@ -685,7 +656,7 @@ mod tests {
 
     #[test]
     fn chain_snapshot_head_and_tail() {
-        // reference-rho.md §11 case 6 and §6 (37 lines: 1-28, …, 30-37).
+        // 37 lines: 1-28, …, 30-37.
         let text = numbered(80);
         let view = chain_snapshot("f.txt", SnapshotTag(1), &text, &[], 64_000);
         let rows = row_numbers(&view);
@@ -712,7 +683,7 @@ mod tests {
 
     #[test]
     fn live_snapshot_around_anchors() {
-        // reference-rho.md §8.4: anchors 50 and 60-62 of 80 lines.
+        // Anchors 50 and 60-62 of 80 lines.
         let view = live_snapshot(
             "f.txt",
             SnapshotTag(1),
@@ -743,7 +714,7 @@ mod tests {
 
     #[test]
     fn post_edit_preview_rows_and_footer() {
-        // reference-rho.md §11 cases 8 and 10.
+        // Rho's structural and budget cases.
         let text = Text::from_body(false, "one\nTWO\nthree\nfour\nfive\n".into());
         let view = post_edit_preview(
             "f.txt",

@@ -29,8 +29,8 @@ struct Version {
     fingerprint: Fingerprint,
     text: Option<Arc<[u8]>>,
     /// An edit written against this snapshot already landed: another edit
-    /// from the same snapshot reuses stale anchors (handed case B06) or
-    /// races the first (B07), and must not be rebased.
+    /// from it reuses stale anchors or races the first, and must not be
+    /// rebased.
     consumed: bool,
 }
 
@@ -426,7 +426,7 @@ mod tests {
             session.check(path, fp("alpha\nbeta\n")),
             TagCheck::Confirmed
         );
-        // Whitespace-only drift is the same snapshot (handed case D09).
+        // Whitespace-only drift is the same snapshot.
         assert_eq!(
             session.check(path, fp("alpha  \r\nbeta\n")),
             TagCheck::Confirmed

@@ -1,10 +1,7 @@
-//! What an applied section reports beside its result, as data
-//! (FORMAT.md §7.7): notes about how it was applied, and warnings about
-//! what remains doubtful.
-//!
-//! Each finding is an [`Advice`] value; its `Display` is the model-facing
-//! sentence, which the tools layer prefixes with `warning: PATH:` or
-//! `note: PATH:`.
+//! What an applied section reports beside its result (FORMAT.md §7.7):
+//! notes about how it was applied and warnings about what remains
+//! doubtful, each an [`Advice`] whose text the tools prefix with
+//! `warning: PATH:` or `note: PATH:`.
 
 use std::fmt;
 

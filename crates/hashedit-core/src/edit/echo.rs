@@ -1,8 +1,8 @@
 //! The echo guard (FORMAT.md §7.2): a body whose first rows equal the
-//! unchanged lines just above its place, or whose last rows equal the lines
-//! just below, holds those lines twice after the edit. Models restate
-//! neighbours as context (handed cases B01 and B02); the rows are never
-//! trimmed silently: the edit is refused with both readings to copy.
+//! unchanged lines just above its place, or whose last rows the lines just
+//! below, would hold those lines twice. Models restate neighbours as
+//! context; the rows are never trimmed silently: the edit is refused with
+//! both readings to copy.
 
 use std::fmt;
 
@@ -109,12 +109,9 @@ fn is_end_tag(t: &str) -> bool {
 }
 
 /// Finds bodies whose first rows repeat the unchanged lines just above
-/// their place, or whose last rows repeat the lines just below. Lines that
-/// another op of the section replaces or deletes are not neighbours that
-/// stay: they are skipped, so the neighbour is the nearest line that stays
-/// (a row inserted before a line another op deletes, equal to the line
-/// after that, is still a copy); plain rows ([`is_plain`]) are never
-/// echoes.
+/// their place, or whose last rows the lines just below; lines another op
+/// replaces or deletes do not stay, so the neighbour is the nearest line
+/// that does. Plain rows ([`is_plain`]) are never echoes.
 pub(crate) fn echoes(hunks: &[Hunk], live: &Text) -> Vec<Echo> {
     let total = live.line_count();
     let staying = Staying::new(hunks, live);

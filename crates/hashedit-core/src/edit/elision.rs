@@ -130,12 +130,10 @@ const FILLER_WORDS: &[&str] = &[
 /// (`# (unchanged)`, `// existing code`).
 const SELF_EVIDENT_WORDS: &[&str] = &["unchanged", "existing", "omitted", "elided"];
 
-/// The comment text of `row` when it is a placeholder comment: a comment
-/// holding an ellipsis (`...` or `…`) and nothing else, or placeholder
-/// words with an ellipsis and a strong word (`// ... existing code ...`),
-/// or without an ellipsis but with a word that says it on its own
-/// (`# (unchanged)`). Other text around an ellipsis (`// - (...)` in a
-/// list, `# see ... for details`) is a real comment.
+/// The comment text of `row` when it is a placeholder: a comment holding
+/// only an ellipsis, or placeholder words with an ellipsis and a strong
+/// word (`// ... existing code ...`), or a word that says it alone
+/// (`# (unchanged)`); other text around an ellipsis is a real comment.
 fn placeholder(row: &str) -> Option<&str> {
     let t = row.trim();
     let (open, close) = COMMENTS.iter().find(|(open, _)| t.starts_with(open))?;

@@ -1,9 +1,6 @@
-//! Why a section failed, as data, and the model-facing text for it
-//! (FORMAT.md §6.6).
-//!
-//! Every failure but a file that is not text comes with a live snapshot:
-//! the file's current header and the rows around the section's anchor
-//! lines, so the author can copy the header and numbers and retry.
+//! Why a section failed, as data, and its text (FORMAT.md §6.6). Every
+//! failure but a file that is not text comes with a live snapshot around
+//! the section's anchor lines, to copy and retry from.
 
 use std::fmt;
 

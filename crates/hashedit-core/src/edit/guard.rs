@@ -1,10 +1,8 @@
 //! Guards (FORMAT.md §7): checks that refuse an edit that is well formed
-//! but would likely write a file its author did not mean. A refusal writes
-//! nothing and says, per suspect op, what it would have written, with the
-//! corrected document lines to copy; [`Guards::WriteAsSent`] (the tools'
-//! `force`) writes the document as sent instead and reports each finding
-//! as a warning. No guard ever lets a stale tag, an overlap or a range
-//! fault through: those fail before the guards run.
+//! but would likely write a file its author did not mean, saying what it
+//! would have written, with corrected lines to copy. [`Guards::WriteAsSent`]
+//! (the tools' `force`) writes it as sent and reports each finding as a
+//! warning. A stale tag, an overlap or a range fault fail before them.
 
 use std::fmt;
 
@@ -236,10 +234,9 @@ display_as_mcp!(Refusal);
 
 impl std::error::Error for Refusal {}
 
-/// What the guards look at: a section's hunks (original numbering) and the
-/// live text they apply to, with the two findings that need more than
-/// that, made beforehand: the indentation style of the file's kind and
-/// the syntax check of the result.
+/// What the guards look at: a section's hunks and the live text, with the
+/// two findings made beforehand (the indentation style of the file's kind
+/// and the syntax check of the result).
 pub(crate) struct Scene<'s> {
     pub(crate) hunks: &'s [Hunk],
     pub(crate) live: &'s Text<'s>,

@@ -1,18 +1,10 @@
 //! What the caller remembers of the snapshots it served, and the tag rule
-//! that uses it (FORMAT.md §6.1).
-//!
-//! A section's tag is checked against the live file's fingerprint:
-//!
-//! * equal tags: the edit applies, unless the caller served a different
-//!   snapshot under that tag (a 16-bit collision: [`TagCheck::Collision`]);
-//! * different tags: the edit fails closed, unless the caller still holds
-//!   the snapshot the tag names and no edit from it landed yet; then the
-//!   ops are carried onto the live file when only unrelated lines changed
-//!   (module `rebase`), and the reply says so.
-//!
-//! The core keeps no state: a long-lived server implements
-//! [`SnapshotHistory`] over its session; a one-shot caller passes
-//! [`NoHistory`].
+//! that uses it (FORMAT.md §6.1): equal tags apply unless the caller served
+//! a different snapshot under that tag (a collision); different tags fail
+//! closed unless the caller still holds the snapshot the tag names and no
+//! edit from it landed, when the ops are rebased. The core keeps no state:
+//! a server implements [`SnapshotHistory`] over its session, a one-shot
+//! caller passes [`NoHistory`].
 
 use std::sync::Arc;
 
@@ -38,10 +30,9 @@ pub trait SnapshotHistory {
     /// How the live fingerprint relates to what was served under its tag.
     fn check(&self, live: Fingerprint) -> TagCheck;
 
-    /// The bytes of the snapshot served under `tag` that an edit written
-    /// against it may be rebased from: `None` when none is kept, or when an
-    /// edit from that snapshot already landed (its anchors then predate
-    /// that edit, handed cases B06 and B07).
+    /// The bytes of the snapshot served under `tag` an edit written against
+    /// it may be rebased from; `None` when none is kept or an edit from it
+    /// already landed.
     fn rebase_base(&self, tag: SnapshotTag) -> Option<Arc<[u8]>>;
 }
 

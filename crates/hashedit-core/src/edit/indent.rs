@@ -1,13 +1,8 @@
 //! The indentation refusal (FORMAT.md §7.1): body rows indented with
-//! spaces where every indented line around them uses tabs, or the other
-//! way round.
-//!
-//! That is almost always a model re-typing the file's indentation, which
-//! would silently change it (and is an error in Python and Makefiles). It
-//! is refused rather than converted: content is never guessed. Where a
-//! leading tab is syntax or data rather than indentation ([`TabRole`]),
-//! tab rows among space-indented lines are left alone (a Makefile recipe
-//! needs its tab), and a tab-separated table is not checked at all.
+//! spaces where every indented line around them uses tabs, or the other way
+//! round, almost always a model re-typing the indentation. Refused, never
+//! converted. Where a leading tab is syntax or data ([`TabRole`]: a
+//! Makefile recipe, a TSV table) it is left alone.
 
 use std::fmt;
 

@@ -12,9 +12,7 @@
 //!               unchanged, broken syntax)                                     advice.rs
 //! ```
 //!
-//! The caller does the I/O around [`edit_file`]: it resolves and locks the
-//! file, reads its bytes, calls this for every section in document order
-//! (registers flow from one section to the next), and writes the new bytes
+//! The caller does the I/O around [`edit_file`] and writes the new bytes
 //! only when every section succeeded (FORMAT.md §6.5). Each text is decoded
 //! once, hashed once and parsed by the block grammar at most once.
 
@@ -162,10 +160,8 @@ impl FileEdit {
 
 /// Applies `input.section` to `input.bytes`: checks the tag against
 /// `history`, lowers, plans and applies the ops, and reports (FORMAT.md
-/// §6). `registers` carry captures between the sections of one call.
-///
-/// Errors: a [`FileEditError`] whose failure says why, with a live
-/// snapshot to retry from; nothing is to be written.
+/// §6); `registers` carry captures between the sections of one call.
+/// Errors: a [`FileEditError`] with a live snapshot to retry from.
 ///
 /// ```
 /// use hashedit_core::{
@@ -443,15 +439,10 @@ fn refuse(
     file.fail_at(EditFailure::Refused(Box::new(refusal)), &anchors)
 }
 
-/// The first syntax error line of `new`, when the old text parsed cleanly
-/// with the grammar of `display`'s language: an edit that breaks a parsing
-/// file usually means a wrong line number or range. `None` when there is
-/// no grammar, a file is over [`SYNTAX_CHECK_MAX_BYTES`], either parse was
-/// inconclusive, or nothing broke.
-///
-/// The new text is parsed first: when it parses cleanly nothing broke,
-/// whatever the old text was, so the usual edit pays for one parse; the
-/// old text's parse is shared with block lookups.
+/// The first syntax error line of `new` when the old text parsed cleanly
+/// (FORMAT.md §7.4); `None` without a grammar, over
+/// [`SYNTAX_CHECK_MAX_BYTES`], when a parse is inconclusive or nothing
+/// broke. The new text is parsed first: the usual edit pays one parse.
 fn broken_syntax(
     settings: &EditSettings,
     display: &str,

@@ -1,16 +1,9 @@
 //! Verified repairs (FORMAT.md §7.6): bodies that look pasted from a diff
-//! or a read are repaired only when the snapshot the section names proves
-//! what was meant, and refused with the parser's error and fix otherwise.
-//!
-//! * `-old` rows before the `+` rows (a unified diff pasted as a body):
-//!   dropped when they are exactly the replaced lines, in order (trailing
-//!   whitespace aside, as tags ignore it).
-//! * rows numbered `N:text` as a read shows them: the prefixes are dropped
-//!   when the numbers are exactly the replaced lines' and those lines do
-//!   not themselves start with their numbers (a file whose text is
-//!   numbered keeps its rows as written). Under [`Guards::WriteAsSent`]
-//!   such rows are written as sent: the spelling that always writes a row
-//!   starting with its own number.
+//! or a read are repaired only when the snapshot proves what was meant:
+//! `-old` rows dropped when they are exactly the replaced lines; `N:`
+//! prefixes dropped when the numbers are exactly the replaced lines' and
+//! those lines do not start with them. Otherwise the parser's error and
+//! fix; under [`Guards::WriteAsSent`] numbered rows are written as sent.
 
 use std::borrow::Cow;
 use std::fmt;

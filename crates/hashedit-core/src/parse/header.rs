@@ -16,7 +16,7 @@ impl Parser {
     ) -> Result<(String, SnapshotTag), ParseError> {
         let mut inner = &trimmed[1..trimmed.len() - 1];
         // `[*** Begin Patch] [a.rs#1A2B]`: an envelope marker in brackets
-        // before the header (reference-omp.md §4.1 P21).
+        // before the header.
         if let Some((before, after)) = inner.split_once("] [")
             && marker(&format!("[{before}]")).is_some()
         {

@@ -68,7 +68,7 @@ pub(super) fn parse_target_with_warning(
     Ok((Target::Lines(range), warning))
 }
 
-/// Separator characters between two line numbers (reference-omp.md §2.5).
+/// Separator characters between two line numbers (FORMAT.md §5.3).
 fn is_separator(c: char) -> bool {
     matches!(c, '-' | '.' | '=' | '…') || c.is_whitespace()
 }

@@ -1,24 +1,11 @@
-//! The edit document parser.
-//!
-//! Accepts the union of Rho's grammar (reference-rho.md §7) and oh-my-pi's
-//! (reference-omp.md §2): headers `[path#TAG]` split at the last `#`;
-//! `PUT`, `CUT`, `REM`, `MV`; locators `N`, `N.=M` (also `N-M`, `N..M` and
-//! omp's other separators), `N*`, `<N`, `>N`, `>$`, `>N*`; registers
-//! `@name`; `+` body rows; `*** Begin Patch` / `*** End Patch` envelopes.
-//!
-//! Tolerance policy (product.md §4): unambiguous spellings are accepted and
-//! reported as [`Warning`]s; content is never guessed. Rows without `+`,
-//! diff `-` rows, fences, empty `PUT` bodies and truncated ranges are
-//! errors. Every error names the document line, quotes it, says what was
-//! expected and, where one exists without guessing, gives a corrected line
-//! to copy.
-//!
-//! # Layout
-//! This module runs the line-by-line state machine (sections, open `PUT`
-//! bodies, envelopes); `header` reads section headers and cleans their
-//! paths, `op` reads op lines, `locator` the locator grammar, `repair`
-//! detects the usual mistakes and derives the line to copy, and
-//! [`crate::problem`] holds the failure kinds and their wording.
+//! The edit document parser (FORMAT.md §5): the union of Rho's and
+//! oh-my-pi's grammars. Unambiguous spellings are accepted and reported as
+//! [`Warning`]s; content is never guessed: rows without `+`, diff `-` rows,
+//! fences, empty bodies and truncated ranges are errors, each naming and
+//! quoting the document line and, where one exists without guessing, a
+//! corrected line to copy (§5.8). This module runs the line state machine;
+//! `header`, `op` and `locator` read their parts, `repair` detects the
+//! usual mistakes, and [`crate::problem`] words the failures.
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
@@ -300,11 +287,9 @@ impl Parser {
         Ok(())
     }
 
-    /// The op keyword `trimmed` starts with, if it is read as an op there.
-    ///
-    /// Inside a body, a lower-case op word is far more often text without
-    /// its `+` (a shell `mv …`, a SQL `put …`) than an op; REM and MV,
-    /// which have no fixed shape after them, must always be capitals.
+    /// The op keyword `trimmed` starts with, if it is read as an op there:
+    /// inside a body a lower-case `put …`/`cut …` must parse as an op (it
+    /// is more often text without its `+`); REM and MV only in capitals.
     fn op_keyword<'t>(&self, trimmed: &'t str) -> Option<(Keyword, &'t str)> {
         split_keyword(trimmed).filter(|(keyword, rest)| {
             trimmed.starts_with(keyword.name())
@@ -417,11 +402,9 @@ impl Parser {
         } else if let Some(stripped) = numbered_body(open.target, &open.body) {
             let fix = corrected_op(open.target, &stripped);
             let refusal = err(open.line, &open.text, Problem::NumberedBody, Some(fix));
-            // Kept for the edit stage on every target: a line range can be
+            // Kept for the edit stage on every target: a line range is
             // verified against the snapshot; any target is written as sent
-            // under force, the one spelling that always writes rows which
-            // really start with their numbers (opencrabs #573: the parser
-            // refused inserts even under the force its message offered).
+            // under force.
             let first = match open.target {
                 PutTarget::Replace(Target::Lines(range)) => range.start,
                 _ => 0,
@@ -462,7 +445,7 @@ impl Parser {
             let text = format!("[{}#{}]", section.path, section.tag);
             return Err(err(section.line, &text, Problem::EmptySection, None));
         }
-        // File-op rules (reference-omp.md §2.4).
+        // File-op rules (FORMAT.md §5.6).
         let file_ops: Vec<&Op> = section
             .ops
             .iter()
@@ -482,11 +465,9 @@ impl Parser {
         {
             return Err(err(rem.line, "REM", Problem::RemoveWithOps, None));
         }
-        // An op that repeats an earlier span op exactly is a duplicated
-        // hunk: apply it once. Repeated inserts stay (both peers apply
-        // them twice) but are flagged.
-        // The first document line of each distinct op, found by hashing so
-        // that a document of thousands of ops stays linear.
+        // An op repeating an earlier one exactly is a duplicated hunk,
+        // applied once; repeated pastes stay (both peers apply them twice)
+        // but are flagged. Found by hashing, linear in the ops.
         let mut first_line: HashMap<&OpKind, usize> = HashMap::with_capacity(section.ops.len());
         let repeats: Vec<Option<usize>> = section
             .ops

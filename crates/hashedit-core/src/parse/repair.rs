@@ -135,11 +135,9 @@ pub(super) fn bare_row_fix(raw: &str, shape: RowShape, in_body: bool) -> Option<
     }
 }
 
-/// The document lines (1-based) of a Markdown fence around the whole
-/// document: the first non-blank line opens a fence (```` ``` ````,
-/// ```` ```lang ````, `~~~`) and the last non-blank line closes it. A body
-/// line that is a fence is written `+```` `, so a bare fence there is
-/// never content.
+/// The document lines of a Markdown fence around the whole document: the
+/// first non-blank line opens one, the last closes it (a fence inside a
+/// body is written `+```` `).
 pub(super) fn outer_fence(input: &str) -> Option<(usize, usize)> {
     let mut lines = input
         .lines()

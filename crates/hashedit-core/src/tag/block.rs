@@ -1,13 +1,7 @@
-//! What one 64-byte block of a file holds, found in one look at its bytes.
-//!
-//! The fused read pass ([`super::TagHasher`]) classifies every block with
-//! [`classify`] before hashing it. A block that is *plain* for its scheme
-//! (no trailing whitespace ends a line inside it, and for `omp` no CR) is
-//! part of the normalised stream exactly as it is (FORMAT.md §3.1, §3.2), so
-//! it is hashed whole; only the others go through the line-by-line rules.
-//! The loops are written over fixed-size arrays with byte accumulators so
-//! the compiler turns them into vector compares (no per-line work, no
-//! branches).
+//! What one 64-byte block of a file holds, found in one look: a block that
+//! is plain for its scheme (no trailing whitespace ends a line in it, and
+//! for omp no CR) is hashed whole (FORMAT.md §3). The loops run over
+//! fixed-size arrays with byte accumulators, which the compiler vectorises.
 
 use super::TagScheme;
 

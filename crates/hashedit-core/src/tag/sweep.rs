@@ -1,13 +1,9 @@
 //! The fused pass: tag, digest and line structure from one sweep of blocks.
-//!
-//! [`TagHasher::sweep`] walks a chunk in 64-byte blocks. A plain block (see
-//! [`super::block`]) is hashed as it stands: whole into the scheme's hash,
-//! and as part of a long contiguous run into the digest. Its trailing run of
-//! whitespace is held back (by position) until the next block shows whether
-//! a line break follows it. Any other block, and the tail of the chunk, go
-//! through the exact rules ([`TagHasher::exact`]), which carry undecided
-//! whitespace across chunks. The [`LineSink`] is told each block's line
-//! count, or sees its bytes when the block holds lines it keeps.
+//! A plain block (see [`super::block`]) is hashed as it stands, its
+//! trailing whitespace held back by position until the next block decides
+//! it; other blocks and the chunk's tail take the exact rules. The
+//! [`LineSink`] is told each block's line count, or sees its bytes when it
+//! keeps lines from it.
 
 use super::block::{BLOCK, classify, is_ws, ws_suffix};
 use super::{TagHasher, TagScheme};

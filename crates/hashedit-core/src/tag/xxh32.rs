@@ -1,11 +1,7 @@
-//! Streaming xxHash32 (seed 0) for the `omp` scheme (FORMAT.md §3.2 step 3).
-//!
-//! Ours rather than a library's because the fused read pass
-//! ([`super::TagHasher`]) feeds it one 64-byte block at a time between the
-//! block scans: the four lane states stay in registers and the scan's vector
-//! work overlaps the lanes' multiply chains. A library hasher called that
-//! often pays its per-call bookkeeping on every block. The tests check it
-//! against the `xxhash-rust` crate under arbitrary chunkings.
+//! Streaming xxHash32 (seed 0) for the omp scheme (FORMAT.md §3), ours
+//! because the fused pass feeds it one block at a time with its lane states
+//! in registers, where a library hasher's per-call bookkeeping would cost
+//! every block; tested against `xxhash-rust` under any chunking.
 
 const P1: u32 = 0x9E37_79B1;
 const P2: u32 = 0x85EB_CA77;

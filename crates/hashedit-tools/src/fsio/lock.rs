@@ -22,7 +22,7 @@ use crate::error::{ErrorKind, Hint, ToolError, ToolResult, os_message};
 use crate::workspace::{ResolvedPath, Workspace};
 
 /// How long a locker waits for another writer before giving up with
-/// [`ErrorKind::LockTimeout`] (reference-rho.md §10: 1 s).
+/// [`ErrorKind::LockTimeout`], as Rho's.
 pub(super) const LOCK_WAIT: Duration = Duration::from_millis(1000);
 
 /// First pause between lock attempts; it doubles after each attempt.

@@ -1,5 +1,5 @@
 //! Opening resolved paths without races, refusing special files, and
-//! bounded reads (product.md §3 items 8, 9, 10).
+//! bounded reads (FORMAT.md §8.5).
 
 use std::ffi::OsStr;
 use std::fs::File;

@@ -23,7 +23,7 @@ pub(crate) use grep::grep_with;
 pub(crate) use list_dir::list_dir_with;
 
 /// Default cap on results for `grep` (matching lines in content mode, files
-/// otherwise) and `glob` (paths) (reference-rho.md §4, §10).
+/// otherwise) and `glob` (paths), as Rho's (FORMAT.md §4.3).
 pub(crate) const DEFAULT_MAX_RESULTS: usize = 200;
 /// Default cap on matching lines shown per file by `grep`.
 pub(crate) const DEFAULT_MAX_PER_FILE: usize = 10;

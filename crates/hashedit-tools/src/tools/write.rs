@@ -15,7 +15,7 @@ pub(super) const WRITE_MAX_BYTES: u64 = super::EDIT_MAX_BYTES;
 
 /// True when `content` starts like a hashline read: a `[path#TAG]` header
 /// line followed by a `N:` row. Writing that would store the view, not the
-/// file, so it is refused (handed case D14).
+/// file, so it is refused (FORMAT.md §6.7).
 pub fn looks_like_read_output(content: &str) -> bool {
     let mut lines = content.lines();
     let Some(first) = lines.next() else {
