@@ -1,15 +1,8 @@
 //! Parse trees kept between calls, so a file edited again is reparsed
-//! incrementally.
-//!
-//! A long-lived resolver (the MCP server's) parses the same files over and
-//! over: each edit parses the edited text, and the next edit of that file
-//! starts from exactly that text. [`TreeCache`] keeps, per path, the last
-//! text parsed and its tree. Given a new text, it finds the one byte range
-//! that differs (common prefix and suffix), tells the old tree about it
-//! (`Tree::edit`) and hands it to the parser, which then reuses every
-//! subtree outside the change. The edit is computed from the cached text
-//! itself, so the old tree always matches what it is told, whatever path
-//! the text came under.
+//! incrementally: [`TreeCache`] keeps per path the last text parsed and its
+//! tree, tells the tree the one byte range a new text differs in (common
+//! prefix and suffix, computed from the cached text itself) and lets the
+//! parser reuse every subtree outside it.
 
 use std::sync::{Mutex, PoisonError};
 

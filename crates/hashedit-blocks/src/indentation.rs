@@ -1,17 +1,9 @@
-//! Python's indentation rules, which tree-sitter's error-tolerant parse
-//! does not enforce: `if x:` followed by a line at the same depth, or a
-//! line indented under a statement that opens no block, parse without an
-//! error node, yet Python refuses them. The syntax guard (FORMAT.md §7.4)
-//! needs them: an off-by-one deletion that keeps a block's header and
-//! drops its body is exactly such a file.
-//!
-//! The check reads logical lines the way Python's tokenizer does: strings
-//! (including triple-quoted ones over several lines), brackets and
-//! backslash continuations join physical lines; blank and comment-only
-//! lines do not count. Its three rules:
-//! 1. a logical line ending in `:` must be followed by a deeper one;
-//! 2. a deeper line must follow such a line;
-//! 3. a dedent must return to an indentation used by an enclosing line.
+//! Python's indentation rules, which tree-sitter's error-tolerant parse does
+//! not enforce and the syntax guard needs (FORMAT.md §7.4): over logical
+//! lines (strings, brackets and backslashes joining physical lines; blank
+//! and comment lines not counting), a line ending in `:` must be followed
+//! by a deeper one, a deeper line must follow such a line, and a dedent
+//! must return to an enclosing indentation.
 
 /// The 1-based line of the first indentation error in `text`, if any.
 pub(crate) fn python_indentation_error(text: &str) -> Option<usize> {

@@ -113,13 +113,10 @@ impl<'a> BlockTree<'a> {
             .saturating_sub(1)
     }
 
-    /// The last row holding some of `node`'s content. Trailing whitespace in
-    /// the node (some grammars include a line's `\n`, or the blank lines
-    /// before the next sibling) does not count, nor do comments at the end
-    /// of a node without a closing token (a TOML table, a YAML mapping, a
-    /// Python body) that are indented no deeper than the node's first line:
-    /// those introduce what follows. A Markdown heading's section is the
-    /// exception: it keeps its trailing blank lines, up to the next heading.
+    /// The last row holding some of `node`'s content: trailing whitespace
+    /// and, in a node without a closing token, trailing comments indented
+    /// no deeper than its first line do not count; a Markdown section keeps
+    /// its blank lines (docs/BLOCKS.md).
     fn content_end_row(&self, node: Node<'_>) -> usize {
         let len = self.text.len();
         let start = node.start_byte().min(len);

@@ -1,15 +1,9 @@
-//! Checking tool arguments against the published input schemas.
-//!
-//! The server enforces exactly the schema it publishes (types, `minimum`,
-//! `enum`, required properties, no unknown properties), so a model gets one
-//! clear message naming every bad argument instead of a deserialiser's
-//! complaint, and a mistyped name (`offest`) is refused on every tool
-//! rather than silently ignored. `null` for an optional property counts as
-//! absent: some clients send it for arguments the model left out.
-//!
-//! Some clients add control properties of their own to every tool's schema
-//! and forward them with the model's arguments ([`CLIENT_CONTROL_ARGUMENTS`]);
-//! those are dropped before the check.
+//! Checking tool arguments against the published input schemas (FORMAT.md
+//! §8.2): types, `minimum`, `enum`, required and unknown properties, every
+//! problem named in one message, so a mistyped `offest` is refused, never
+//! ignored. `null` for an optional property counts as absent, and the
+//! control properties clients add ([`CLIENT_CONTROL_ARGUMENTS`]) are
+//! dropped before the check.
 
 use rmcp::model::JsonObject;
 use serde::de::DeserializeOwned;
@@ -21,12 +15,8 @@ use hashedit_tools::ToolName;
 /// Longest rendering of an offending value quoted in a message (chars).
 const QUOTE_CHARS: usize = 40;
 
-/// Properties that clients inject into every tool call for their own
-/// scheduling, not the model's intent: accepted and ignored on every tool.
-///
-/// `wait_for_previous`: Gemini CLI adds it to each tool's schema so the model
-/// can ask for a call to wait until the previous ones finished, and sends it
-/// on to the server.
+/// Properties clients inject into every tool call for their own scheduling,
+/// accepted and ignored: Gemini CLI's `wait_for_previous`.
 pub const CLIENT_CONTROL_ARGUMENTS: &[&str] = &["wait_for_previous"];
 
 /// Checks `arguments` against `tool`'s schema and deserialises them.

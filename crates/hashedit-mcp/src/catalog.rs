@@ -1,14 +1,8 @@
-//! The tool catalogue: what the model is shown for each tool.
-//!
-//! Names and input schemas match Rho's tools (reference-rho.md §3–§7 and
-//! §9), so a harness can swap one server for the other; `write` adds an
-//! optional `tag`. The input schemas are derived from `hashedit-tools`'
-//! argument structs, whose field doc comments are the property
-//! descriptions, and cleaned into the plain JSON Schema a model and a
-//! validating client expect (no `$schema`, no nullable unions, no
-//! `format: uint`); see `input_schema_of`.
-//! The descriptions are the whole contract the model sees: they teach the
-//! hashline format in our own words.
+//! The tool catalogue: what the model is shown for each tool. Names and
+//! input schemas match Rho's tools (`write` adds an optional `tag`); the
+//! schemas are derived from `hashedit-tools`' argument structs and cleaned
+//! into the plain JSON Schema models and clients expect. The descriptions
+//! are the whole contract the model sees, in our own words.
 
 use std::sync::{Arc, OnceLock};
 
@@ -200,13 +194,10 @@ pub(crate) fn input_schema_ref(tool: ToolName) -> &'static JsonObject {
     &schemas[at]
 }
 
-/// The published input schema of the argument struct `T`, derived from
-/// its `JsonSchema` (so from `hashedit-tools`' argument structs, their
-/// field types and doc comments: the one source) and cleaned into the
-/// plain JSON Schema a model and a validating client expect: no `$schema`,
-/// title or `$defs`, an optional field is its plain type (not a union with
-/// `null`), no `format: uint`, a unit enum is `{"type": "string", "enum":
-/// […]}`, and `additionalProperties: false`.
+/// The published input schema of the argument struct `T`, derived from its
+/// `JsonSchema` and cleaned: no `$schema`, title or `$defs`, an optional
+/// field its plain type, no `format: uint`, a unit enum a string `enum`,
+/// and `additionalProperties: false`.
 fn input_schema_of<T: JsonSchema>() -> JsonObject {
     let root = serde_json::to_value(schemars::schema_for!(T)).unwrap_or(Value::Null);
     let defs = root.get("$defs").cloned().unwrap_or(Value::Null);

@@ -1,11 +1,7 @@
-//! Finding the `id` and `method` of a JSON-RPC message too large to parse.
-//!
-//! A message over the size limit is never buffered, but the client is still
-//! waiting for an answer to it. [`EnvelopeScanner`] runs over the message's
-//! bytes as they stream past, tracking only string and nesting state, and
-//! keeps the raw text of the top-level `"id"` and `"method"` values (both
-//! short), so the transport can answer that request with an error instead
-//! of leaving the client to wait forever.
+//! Finding the `id` and `method` of a JSON-RPC message too large to parse:
+//! [`EnvelopeScanner`] runs over its bytes as they stream past, tracking
+//! only string and nesting state, so the transport can answer the request
+//! with an error instead of leaving the client waiting.
 
 use rmcp::model::RequestId;
 

@@ -1,9 +1,6 @@
-//! The tool catalogue for function calling outside MCP.
-//!
-//! Harnesses that call the tools in-process (the Python and Node packages
-//! under `bindings/`, or any program using the library) hand a model the
-//! same names, descriptions and input schemas as `tools/list`
-//! ([`crate::catalog`]), in the shape their model API expects.
+//! The tool catalogue for function calling outside MCP: the names,
+//! descriptions and input schemas of `tools/list`, in the shape a model
+//! API expects, for harnesses that call the tools in-process.
 
 use hashedit_tools::ToolName;
 use serde_json::{Value, json};

@@ -1,38 +1,27 @@
 //! # hashedit-mcp
 //!
-//! The hashline tools as a Model Context Protocol server, built on the
-//! official `rmcp` SDK: `read_file`, `grep`, `glob`, `list_dir`, `write` and
-//! `edit` over one workspace, with Rho's tool names and input schemas
-//! (product.md §1). Any MCP client (Claude Code, Codex CLI, Gemini CLI,
-//! Cursor, Zed, opencode…) gets the tools with one line of configuration:
-//! `hashedit mcp --root DIR`.
+//! The hashline tools as a Model Context Protocol server, on the official
+//! `rmcp` SDK, with Rho's tool names and input schemas (FORMAT.md §8.2):
+//! `hashedit mcp --root DIR` in any MCP client.
 //!
-//! - Every result's `content` is exactly the text the CLI prints, so the
-//!   model reads the same rows, previews and live snapshots in every client;
-//!   tool failures (stale tag, parse error, path outside the root, bad
-//!   arguments…) are `isError` results with the same text. The machine
-//!   facts (paths, tags, counts, the error kind) ride in `_meta` under
-//!   [`RESULT_META_KEY`]; `structuredContent` is sent only on request
-//!   ([`StructuredContent::On`]), because Claude Code and Codex CLI show a
-//!   model the structured value instead of the text when it is present.
+//! - A result's `content` is exactly the text the CLI prints; failures are
+//!   `isError` results with the same text; the facts ride in `_meta` under
+//!   [`RESULT_META_KEY`], and in `structuredContent` only on request
+//!   ([`StructuredContent::On`]), since some clients then show the model
+//!   only the structured value.
 //! - Without a fixed root the workspace is the client's first root
 //!   ([`RootPolicy::Client`]).
-//! - A cancelled request, or the end of the client's input, stops a running
-//!   search within one file's work; a call sent with a `progressToken` gets
-//!   `notifications/progress` every half second while it runs.
-//! - One [`Session`](hashedit_tools::Session) per server remembers what was
-//!   served, so 16-bit tag collisions are caught and drifted edits rebased
-//!   (product.md §3 items 5 and 6).
-//! - Calls run concurrently on tokio's blocking pool; the tools lock files,
-//!   so racing edits never both land.
-//! - The stdio transport ([`LineTransport`]) answers malformed
-//!   and oversized messages with protocol-correct errors instead of
-//!   dropping them.
-//! - Protocol revisions 2025-11-25 (and older, by `initialize`) and
-//!   2026-07-28 (by `server/discover`) are both served.
+//! - Cancellation and the end of input stop a running search; a call with a
+//!   `progressToken` gets progress every half second.
+//! - One [`Session`](hashedit_tools::Session) per server catches tag
+//!   collisions and rebases drifted edits; calls run concurrently, and the
+//!   tools' locks let only one of two racing edits land.
+//! - The stdio transport ([`LineTransport`]) answers malformed and oversized
+//!   messages instead of dropping them.
+//! - Revisions 2025-11-25 (and older) and 2026-07-28 are served.
 //!
-//! Entry points: [`serve_stdio`] for the `hashedit mcp` command, [`serve`]
-//! for any byte-stream pair (tests, embedding).
+//! Entry points: [`serve_stdio`] for `hashedit mcp`, [`serve`] for any
+//! byte-stream pair.
 
 mod arguments;
 mod catalog;
@@ -116,13 +105,9 @@ pub enum ServeError {
     Stopped(String),
 }
 
-/// Serves MCP over `reader`/`writer` until the client closes `reader` (or
-/// the stream fails), then returns. A client that disconnects before
-/// opening a session is a clean stop too. `ws` is the workspace root, or,
-/// with [`RootPolicy::Client`], the fallback for a client without roots.
-///
-/// Over an in-memory pipe: one `initialize` request, its answer, then the
-/// client hangs up and the server returns.
+/// Serves MCP over `reader`/`writer` until the client closes `reader` or
+/// the stream fails. `ws` is the workspace, or with [`RootPolicy::Client`]
+/// the fallback for a client without roots. Over an in-memory pipe:
 ///
 /// ```
 /// use hashedit_mcp::{ServerOptions, serve};

@@ -1,23 +1,10 @@
-//! Tool results as the model and the client receive them.
-//!
-//! The model reads a tool result's `content`, but only if the client shows
-//! it: Claude Code and Codex CLI show a result's `structuredContent` instead
-//! whenever it is present (the MCP specification calls `content` the
-//! backwards-compatible rendering of structured content). A hashline reply
-//! is text the model must copy from (headers, numbered rows, live
-//! snapshots), so by default a result carries:
-//!
-//! - `content`: one text block, exactly the text the CLI prints;
-//! - `isError: true` on a failure, with the failure's message as the text;
-//! - `_meta` under [`RESULT_META_KEY`]: the machine-readable facts
-//!   (paths, tags, counts; `{"kind": …}` for a failure), which clients pass
-//!   on to the harness but never to the model.
-//!
-//! With [`StructuredContent::On`] (`hashedit mcp --structured-content`),
-//! the facts also go into `structuredContent`, together with the text under
-//! `"text"`, so a client that reads only structured content still hands the
-//! model the whole reply; the tools then declare an `outputSchema`
-//! ([`crate::catalog`]).
+//! Tool results as the model and the client receive them (FORMAT.md §8.2).
+//! Some clients show a model a result's `structuredContent` instead of its
+//! `content`, and a hashline reply is text to copy from, so by default a
+//! result carries one text block (the CLI's text), `isError` on a failure,
+//! and the facts in `_meta` under [`RESULT_META_KEY`], which clients pass to
+//! the harness but never to the model. With [`StructuredContent::On`] the
+//! facts and the text go into `structuredContent` too.
 
 use hashedit_tools::{ErrorKind, Outcome};
 use rmcp::model::{CallToolResult, ContentBlock, MetaObject};
@@ -67,12 +54,9 @@ pub(crate) fn success(outcome: Outcome, shape: StructuredContent) -> CallToolRes
 pub(crate) enum Errors {
     /// Its text, as for any result: failures are flagged `isError`.
     Flagged,
-    /// Wrapped: Gemini CLI turns every `isError` result into one string
-    /// quoting the request and the whole response as JSON, so the model
-    /// would read the live snapshot's rows JSON-escaped (`\n`, `\t`, `\"`),
-    /// and copy the escapes into its next document. For such a client a
-    /// failure is sent unflagged: the text says that nothing was written,
-    /// and the kind still rides in `_meta`.
+    /// Wrapped: Gemini CLI shows an `isError` result as escaped JSON, whose
+    /// `\n` and `\t` the model would copy, so failures go unflagged (the
+    /// text says nothing was written; the kind rides in `_meta`).
     Unflagged,
 }
 

@@ -1,19 +1,10 @@
-//! Where the workspace root comes from: the command line, or the client.
-//!
-//! Started with `--root`, the server confines every path to that directory
-//! whatever the client says ([`RootPolicy::Fixed`]). Started without it
-//! ([`RootPolicy::Client`]), the server asks a client that declares the
-//! `roots` capability for its roots (`roots/list`) once the session is open,
-//! and again after `notifications/roots/list_changed`; the first `file://`
-//! root that is an existing directory becomes the workspace. A client
-//! without roots, one that answers with none usable, or one that does not
-//! answer within [`ROOTS_TIMEOUT`] gets the directory the server was started
-//! in. Tool calls that arrive while the roots are being fetched wait for
-//! them, so no call ever runs against a root the client did not mean.
-//!
-//! The 2026-07-28 revision deprecates roots (SEP-2577), but every client
-//! this server is tested with negotiates an older revision and offers them,
-//! so they are used on purpose here.
+//! Where the workspace root comes from: `--root` ([`RootPolicy::Fixed`]),
+//! or the client's first `file://` root that is a directory, asked for once
+//! the session opens and after `roots/list_changed`
+//! ([`RootPolicy::Client`]); without one within [`ROOTS_TIMEOUT`], the
+//! directory the server started in. Calls wait for the roots. The
+//! 2026-07-28 revision deprecates roots, but every tested client offers
+//! them.
 #![allow(deprecated)]
 
 use std::path::PathBuf;
@@ -68,12 +59,9 @@ impl Roots {
         &self.given
     }
 
-    /// The workspace for a call from `peer` (whose request named protocol
-    /// `revision`, when it carries per-request metadata): the fixed root,
-    /// or the client's, fetched first if it is not known yet. A 2026-07-28
-    /// session has no roots to ask for (the revision deprecates them, and
-    /// Claude Code, which speaks it, never answers `roots/list`), so it
-    /// gets the given workspace at once.
+    /// The workspace for a call from `peer`: the fixed root, or the client's,
+    /// fetched first if unknown; a 2026-07-28 session (no roots to ask for)
+    /// gets the given workspace.
     pub(crate) async fn workspace(
         &self,
         peer: &Peer<RoleServer>,

@@ -91,16 +91,10 @@ struct Shared {
     input_closed: CancellationToken,
 }
 
-/// The hashedit MCP server: an rmcp [`ServerHandler`] offering the
-/// hashline tools over one workspace.
-///
-/// Cloning is cheap and every clone shares the same [`Session`], the
-/// bounded memory of served snapshots that catches tag collisions and
-/// rebases drifted edits. Each tool call runs on tokio's blocking pool, so
-/// calls proceed concurrently; the tools lock the files they change, so of
-/// two edits planned on one snapshot exactly one lands. A search stops
-/// within one file's work when the client cancels its request or closes
-/// its input.
+/// The hashedit MCP server: an rmcp [`ServerHandler`] offering the hashline
+/// tools over one workspace. Clones share one [`Session`]; each call runs
+/// on tokio's blocking pool, so calls proceed concurrently; a search stops
+/// when the client cancels it or closes its input.
 #[derive(Clone)]
 pub struct HashEditServer {
     shared: Arc<Shared>,

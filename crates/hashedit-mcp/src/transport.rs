@@ -1,26 +1,12 @@
 //! The stdio transport: newline-delimited JSON-RPC with protocol-correct
-//! answers to everything a client can get wrong.
-//!
-//! rmcp's own byte-stream transport drops what it cannot parse: unparsable
-//! lines silently, and lines over its size limit without a word, which
-//! leaves a client waiting forever for the answer to a request it sent.
-//! [`LineTransport`] answers instead, as JSON-RPC 2.0 asks:
-//!
-//! - a line that is not JSON: `-32700 Parse error` (id null);
-//! - JSON that is not a valid message: `-32600 Invalid Request`, or
-//!   `-32602 Invalid params` when it is a request whose parameters do not
-//!   fit its method; addressed to the request's id whenever it has one;
-//! - a batch (a JSON array): `-32600`, since MCP has no batches;
-//! - a message over the size limit: its id and method are found by a
-//!   streaming scan ([`crate::envelope`]) without buffering it; a
-//!   `tools/call` gets an `isError` tool result the model can read, any
-//!   other request a `-32600` error; notifications are dropped.
-//!
-//! Malformed notifications are dropped without an answer, as JSON-RPC
-//! requires. Until the client has opened a session (an `initialize` request,
-//! or a request that carries the 2026-07-28 per-request metadata), only
-//! requests are passed on: rmcp ends the connection when anything else comes
-//! first, and a stray notification must not bring the server down.
+//! answers to everything a client can get wrong, where rmcp's own transport
+//! drops unparsable and oversized lines and leaves the client waiting:
+//! `-32700` for a line that is not JSON, `-32600` (or `-32602` for bad
+//! params) for an invalid message or a batch, addressed to its id; for an
+//! oversized message, found by a streaming scan ([`crate::envelope`]), an
+//! `isError` result for a `tools/call` and `-32600` for other requests.
+//! Malformed notifications are dropped; before a session opens only
+//! requests pass, since rmcp ends the connection on anything else.
 
 use std::sync::Arc;
 
