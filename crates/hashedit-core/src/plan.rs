@@ -205,6 +205,50 @@ pub struct Placed {
     pub rows: usize,
 }
 
+/// Refuses a body row that would not stay one line of text with the
+/// file's own BOM state: a line break, a NUL, a leading U+FEFF.
+fn check_rows(op: &Hunk) -> Result<(), PlanError> {
+    let (HunkKind::Replace { body, .. } | HunkKind::Insert { body, .. }) = &op.kind else {
+        return Ok(());
+    };
+    let broken =
+        |row: &String| memchr::memchr(b'\n', row.as_bytes()).is_some() || row.ends_with('\r');
+    if body.iter().any(broken) {
+        return Err(PlanError::RowWithLineBreak { op: OpRef::of(op) });
+    }
+    if body
+        .iter()
+        .any(|row| memchr::memchr(0, row.as_bytes()).is_some())
+    {
+        return Err(PlanError::RowWithNul { op: OpRef::of(op) });
+    }
+    if body.iter().any(|row| row.starts_with('\u{FEFF}')) {
+        return Err(PlanError::RowWithBom { op: OpRef::of(op) });
+    }
+    Ok(())
+}
+
+/// The gap an insert at `at` lands in (after original line `.0`), ordered
+/// within the gap: `>N` rows, then `<N+1` rows, then `>$` rows.
+fn gap_key(at: InsertAt, total: usize, op: &Hunk) -> Result<GapKey, PlanError> {
+    Ok(match at {
+        InsertAt::End => (total, 2),
+        InsertAt::Before(1) if total == 0 => (0, 2),
+        InsertAt::Before(_) | InsertAt::After(_) if total == 0 => {
+            return Err(PlanError::InsertIntoEmpty { op: OpRef::of(op) });
+        }
+        InsertAt::Before(n) | InsertAt::After(n) if n > total => {
+            return Err(PlanError::OutOfRange {
+                op: OpRef::of(op),
+                line: n,
+                total,
+            });
+        }
+        InsertAt::Before(n) => (n - 1, 1),
+        InsertAt::After(n) => (n, 0),
+    })
+}
+
 /// Validates the hunks `ops` against `text` (original numbering). Errors:
 /// the first [`PlanError`]: range problems in document order, then
 /// overlaps of spans by start line, then inserts.
@@ -213,24 +257,7 @@ pub fn plan<'d>(ops: &'d [Hunk], text: &Text) -> Result<Plan<'d>, PlanError> {
     let mut spans = Vec::new();
     let mut inserts = Vec::new();
     for op in ops {
-        if let HunkKind::Replace { body, .. } | HunkKind::Insert { body, .. } = &op.kind {
-            let broken = |row: &String| {
-                memchr::memchr(b'\n', row.as_bytes()).is_some() || row.ends_with('\r')
-            };
-            if body.iter().any(broken) {
-                return Err(PlanError::RowWithLineBreak { op: OpRef::of(op) });
-            }
-            // The result must stay text with the file's own BOM state.
-            if body
-                .iter()
-                .any(|row| memchr::memchr(0, row.as_bytes()).is_some())
-            {
-                return Err(PlanError::RowWithNul { op: OpRef::of(op) });
-            }
-            if body.iter().any(|row| row.starts_with('\u{FEFF}')) {
-                return Err(PlanError::RowWithBom { op: OpRef::of(op) });
-            }
-        }
+        check_rows(op)?;
         match &op.kind {
             HunkKind::Replace { range, .. } | HunkKind::Delete { range } => {
                 if total == 0 {
@@ -245,25 +272,7 @@ pub fn plan<'d>(ops: &'d [Hunk], text: &Text) -> Result<Plan<'d>, PlanError> {
                 }
                 spans.push((*range, op));
             }
-            HunkKind::Insert { at, .. } => {
-                let key = match *at {
-                    InsertAt::End => (total, 2),
-                    InsertAt::Before(1) if total == 0 => (0, 2),
-                    InsertAt::Before(_) | InsertAt::After(_) if total == 0 => {
-                        return Err(PlanError::InsertIntoEmpty { op: OpRef::of(op) });
-                    }
-                    InsertAt::Before(n) | InsertAt::After(n) if n > total => {
-                        return Err(PlanError::OutOfRange {
-                            op: OpRef::of(op),
-                            line: n,
-                            total,
-                        });
-                    }
-                    InsertAt::Before(n) => (n - 1, 1),
-                    InsertAt::After(n) => (n, 0),
-                };
-                inserts.push((key, op));
-            }
+            HunkKind::Insert { at, .. } => inserts.push((gap_key(*at, total, op)?, op)),
         }
     }
     spans.sort_by_key(|(range, _)| range.start);
@@ -317,9 +326,45 @@ struct Emitter<'t> {
     fallback: Ending,
     rows: usize,
     text: &'t Text<'t>,
+    /// Post-edit lines to focus a preview on.
+    focus: Vec<usize>,
+    /// Where each hunk's rows landed.
+    placed: Vec<Placed>,
 }
 
 impl Emitter<'_> {
+    /// Emits the rows inserted at gap `gap` (after original line `gap`),
+    /// each taking the separating ending of its anchor line.
+    fn inserts_at<'p, 'd: 'p>(
+        &mut self,
+        inserts: &mut std::iter::Peekable<std::slice::Iter<'p, (GapKey, &'d Hunk)>>,
+        gap: usize,
+    ) {
+        let total = self.text.line_count();
+        while let Some(((_, _), op)) = inserts.next_if(|((g, _), _)| *g == gap) {
+            let HunkKind::Insert { at, body } = &op.kind else {
+                continue;
+            };
+            let anchor = match *at {
+                InsertAt::Before(n) | InsertAt::After(n) => n,
+                InsertAt::End => total,
+            };
+            let ending = (1..=total)
+                .contains(&anchor)
+                .then(|| self.text.ending(anchor))
+                .and_then(separating);
+            self.placed.push(Placed {
+                line: op.line,
+                first: self.rows + 1,
+                rows: body.len(),
+            });
+            for row in body {
+                self.row(row, ending);
+                self.focus.push(self.rows);
+            }
+        }
+    }
+
     /// Appends a row; `ending` is its preferred ending (`None`: inherit).
     fn row(&mut self, content: &str, ending: Option<Ending>) {
         self.flush_pending();
@@ -386,96 +431,71 @@ impl Plan<'_> {
             fallback: text.dominant_ending(),
             rows: 0,
             text,
+            focus: Vec::new(),
+            placed: Vec::new(),
         };
         if text.has_bom() {
             emit.out.extend_from_slice(UTF8_BOM);
         }
-        let mut focus = Vec::new();
-        let mut placed = Vec::new();
         let mut inserts = self.inserts.iter().peekable();
         let mut spans = self.spans.iter().peekable();
-        // Rows inserted at gap `gap` (after original line `gap`).
-        let mut emit_gap =
-            |emit: &mut Emitter, gap: usize, focus: &mut Vec<usize>, placed: &mut Vec<Placed>| {
-                while let Some(&&((g, _), op)) = inserts.peek() {
-                    if g != gap {
-                        break;
-                    }
-                    inserts.next();
-                    if let HunkKind::Insert { at, body } = &op.kind {
-                        let anchor = match *at {
-                            InsertAt::Before(n) | InsertAt::After(n) => n,
-                            InsertAt::End => total,
-                        };
-                        let ending = (1..=total)
-                            .contains(&anchor)
-                            .then(|| text.ending(anchor))
-                            .and_then(separating);
-                        placed.push(Placed {
-                            line: op.line,
-                            first: emit.rows + 1,
-                            rows: body.len(),
-                        });
-                        for row in body {
-                            emit.row(row, ending);
-                            focus.push(emit.rows);
-                        }
-                    }
-                }
-            };
-        emit_gap(&mut emit, 0, &mut focus, &mut placed);
+        emit.inserts_at(&mut inserts, 0);
         let mut line = 1;
         while line <= total {
-            match spans.peek() {
-                Some(&&(range, op)) if range.start == line => {
-                    spans.next();
-                    match &op.kind {
-                        HunkKind::Replace { body, .. } => {
-                            placed.push(Placed {
-                                line: op.line,
-                                first: emit.rows + 1,
-                                rows: body.len(),
-                            });
-                            let last = body.len() - 1;
-                            for (j, row) in body.iter().enumerate() {
-                                let source = if j == last {
-                                    Some(text.ending(range.end))
-                                } else if range.start + j < range.end {
-                                    separating(text.ending(range.start + j))
-                                } else {
-                                    separating(text.ending(range.end))
-                                };
-                                emit.row(row, source);
-                                focus.push(emit.rows);
-                            }
-                        }
-                        HunkKind::Delete { .. } | HunkKind::Insert { .. } => {
-                            // Focus the row before the gap and the first
-                            // original line after it, as Rho counts it.
-                            placed.push(Placed {
-                                line: op.line,
-                                first: emit.rows + 1,
-                                rows: 0,
-                            });
-                            if emit.rows > 0 {
-                                focus.push(emit.rows);
-                            }
-                            focus.push(emit.rows + self.rows_inserted_after(range.end) + 1);
-                        }
-                    }
+            match spans.next_if(|(range, _)| range.start == line) {
+                Some(&(range, op)) => {
+                    self.emit_span(&mut emit, range, op);
                     line = range.end;
                 }
-                _ => emit.row(text.line(line), Some(text.ending(line))),
+                None => emit.row(text.line(line), Some(text.ending(line))),
             }
-            emit_gap(&mut emit, line, &mut focus, &mut placed);
+            emit.inserts_at(&mut inserts, line);
             line += 1;
         }
-        let bytes = emit.finish();
+        let focus = std::mem::take(&mut emit.focus);
+        let placed = std::mem::take(&mut emit.placed);
         Applied {
-            bytes,
+            bytes: emit.finish(),
             focus,
             structural: self.structural,
             placed,
+        }
+    }
+
+    /// Emits the rows of the span `op` over `range`: its body, each row
+    /// taking the ending of the line it replaces, or for a deletion the
+    /// focus on the row before the gap and the first line after it (as
+    /// Rho counts it).
+    fn emit_span(&self, emit: &mut Emitter, range: LineRange, op: &Hunk) {
+        let text = emit.text;
+        let rows = match &op.kind {
+            HunkKind::Replace { body, .. } => body.len(),
+            HunkKind::Delete { .. } | HunkKind::Insert { .. } => 0,
+        };
+        emit.placed.push(Placed {
+            line: op.line,
+            first: emit.rows + 1,
+            rows,
+        });
+        let HunkKind::Replace { body, .. } = &op.kind else {
+            if emit.rows > 0 {
+                emit.focus.push(emit.rows);
+            }
+            let after = emit.rows + self.rows_inserted_after(range.end) + 1;
+            emit.focus.push(after);
+            return;
+        };
+        let last = body.len() - 1;
+        for (j, row) in body.iter().enumerate() {
+            let source = if j == last {
+                Some(text.ending(range.end))
+            } else if range.start + j < range.end {
+                separating(text.ending(range.start + j))
+            } else {
+                separating(text.ending(range.end))
+            };
+            emit.row(row, source);
+            emit.focus.push(emit.rows);
         }
     }
 

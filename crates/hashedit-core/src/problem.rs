@@ -162,7 +162,44 @@ pub enum ForeignShape {
 
 impl Word for Problem {
     fn word(&self, f: &mut fmt::Formatter<'_>, surface: Surface) -> fmt::Result {
-        let text: &str = match self {
+        match self {
+            Problem::BadLocator(p) => write!(f, "{p}"),
+            Problem::BareRow(shape) => write!(f, "{shape}"),
+            Problem::OuterFence { close } => {
+                write!(
+                    f,
+                    "the document is wrapped in a Markdown code fence (this line and line {close}); \
+                     send it as plain text without both fence lines, starting with its header"
+                )
+            }
+            Problem::AfterEnvelopeEnd { rest, next } => {
+                write!(
+                    f,
+                    "'*** End Patch' ends the document, but {rest} more line{} follow{} (from line {next}); \
+                     nothing was applied. Delete this line if they belong to the edit, or delete them",
+                    if *rest == 1 { "" } else { "s" },
+                    if *rest == 1 { "s" } else { "" },
+                )
+            }
+            Problem::NumberedBody => {
+                write!(
+                    f,
+                    "every body row starts with a line number, as copied from a read (N:text), and the snapshot cannot \
+                 confirm them as the replaced lines'; a + row holds only the line's text, so rows copied from a read are \
+                 written as below. If the text really starts with those numbers, send the same document again with \
+                 {}: force writes every row exactly as sent, numbers included",
+                    surface.name(Name::ForceSet)
+                )
+            }
+            fixed => f.write_str(fixed.fixed_text()),
+        }
+    }
+}
+
+impl Problem {
+    /// The wording of a problem that has no parts.
+    fn fixed_text(&self) -> &'static str {
+        match self {
             Problem::NoSections => {
                 "the document has no section; start with a [path#TAG] header copied from a read, then PUT/CUT ops"
             }
@@ -198,24 +235,6 @@ impl Word for Problem {
             Problem::BadRegister => {
                 "a register name is 1 to 64 letters, digits, '_' or '-' after '@'"
             }
-            Problem::BadLocator(p) => return write!(f, "{p}"),
-            Problem::BareRow(shape) => return write!(f, "{shape}"),
-            Problem::OuterFence { close } => {
-                return write!(
-                    f,
-                    "the document is wrapped in a Markdown code fence (this line and line {close}); \
-                     send it as plain text without both fence lines, starting with its header"
-                );
-            }
-            Problem::AfterEnvelopeEnd { rest, next } => {
-                return write!(
-                    f,
-                    "'*** End Patch' ends the document, but {rest} more line{} follow{} (from line {next}); \
-                     nothing was applied. Delete this line if they belong to the edit, or delete them",
-                    if *rest == 1 { "" } else { "s" },
-                    if *rest == 1 { "s" } else { "" },
-                );
-            }
             Problem::Aborted => {
                 "'*** Abort' abandons the document, so nothing was applied; send it without this line to apply the ops"
             }
@@ -250,18 +269,12 @@ impl Word for Problem {
                 "EOF says how the file ends: EOF NEWLINE makes its last line end with a line break, EOF NO NEWLINE \
                  removes that line break"
             }
-            Problem::NumberedBody => {
-                return write!(
-                    f,
-                    "every body row starts with a line number, as copied from a read (N:text), and the snapshot cannot \
-                 confirm them as the replaced lines'; a + row holds only the line's text, so rows copied from a read are \
-                 written as below. If the text really starts with those numbers, send the same document again with \
-                 {}: force writes every row exactly as sent, numbers included",
-                    surface.name(Name::ForceSet)
-                );
-            }
-        };
-        f.write_str(text)
+            Problem::BadLocator(_)
+            | Problem::BareRow(_)
+            | Problem::OuterFence { .. }
+            | Problem::AfterEnvelopeEnd { .. }
+            | Problem::NumberedBody => "",
+        }
     }
 }
 

@@ -349,21 +349,8 @@ fn finish(
     let suspicions = if unchanged {
         vec![no_change(&advice)]
     } else {
-        let role = TabRole::of(input.result_display);
-        let indentation = indent_mismatch(&lowered.hunks, file.text, role);
-        let syntax =
-            broken_syntax(settings, input.result_display, live_index, &new_text).map(|line| {
-                SyntaxBreak {
-                    line,
-                    op: guard::nearest_op(&applied.placed, &lowered.hunks, line),
-                }
-            });
-        guard::suspicions(&guard::Scene {
-            hunks: &lowered.hunks,
-            live: file.text,
-            indentation,
-            syntax,
-        })
+        let syntax = broken_syntax(settings, input.result_display, live_index, &new_text);
+        run_guards(file, &lowered, &applied, syntax)
     };
     if !suspicions.is_empty() && settings.guards == Guards::Refuse {
         return Err(refuse(file, &lowered, &applied, &new_text, suspicions));
@@ -392,6 +379,27 @@ fn finish(
         advice,
         file_op: lowered.file_op,
         unchanged,
+    })
+}
+
+/// Every guard's findings about `lowered` applied to the live file, the
+/// syntax check's error line (`syntax`) named by the op nearest to it.
+fn run_guards(
+    file: &LiveFile,
+    lowered: &Lowered,
+    applied: &Applied,
+    syntax: Option<usize>,
+) -> Vec<Suspicion> {
+    let role = TabRole::of(file.input.result_display);
+    let syntax = syntax.map(|line| SyntaxBreak {
+        line,
+        op: guard::nearest_op(&applied.placed, &lowered.hunks, line),
+    });
+    guard::suspicions(&guard::Scene {
+        hunks: &lowered.hunks,
+        live: file.text,
+        indentation: indent_mismatch(&lowered.hunks, file.text, role),
+        syntax,
     })
 }
 

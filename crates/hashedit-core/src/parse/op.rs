@@ -127,6 +127,30 @@ fn split_register(rest: &str) -> Result<(&str, Option<String>, bool), Problem> {
     }
 }
 
+/// Text after a `PUT` locator's colon, with the fix: a body row written on
+/// the header line (`PUT 2: +B`, `PUT 2: x`), or a register paste written
+/// with the body colon (`PUT >3: @r`).
+fn text_after_colon(rest: &str) -> Option<(Problem, String)> {
+    let (head, tail) = rest.split_once(':')?;
+    if head.contains('@') {
+        return None;
+    }
+    let (head, row) = (head.trim(), tail.trim_start());
+    if let Some(row) = row.strip_prefix('+') {
+        return Some((Problem::BodyOnHeaderLine, format!("PUT {head}:\n+{row}")));
+    }
+    if parse_put_locator(head).is_err() || row.is_empty() {
+        return None;
+    }
+    match row.trim().strip_prefix('@') {
+        Some(name) if split_register(row.trim()).is_ok() => Some((
+            Problem::ColonOnRegister,
+            format!("PUT {head} @{}", name.trim()),
+        )),
+        _ => Some((Problem::BodyOnHeaderLine, format!("PUT {head}:\n+{row}"))),
+    }
+}
+
 impl Parser {
     /// The op line `keyword rest`, read by the keyword's method.
     pub(super) fn keyword_op(
@@ -149,31 +173,8 @@ impl Parser {
         if rest.is_empty() || rest == ":" {
             return Err(err(number, raw, Problem::MissingLocator, None));
         }
-        if let Some((head, row)) = rest.split_once(':')
-            && let Some(row) = row.trim_start().strip_prefix('+')
-            && !head.contains('@')
-        {
-            let fix = format!("PUT {}:\n+{row}", head.trim());
-            return Err(err(number, raw, Problem::BodyOnHeaderLine, Some(fix)));
-        }
-        if let Some((head, tail)) = rest.split_once(':')
-            && !head.contains('@')
-            && parse_put_locator(head.trim()).is_ok()
-        {
-            let tail = tail.trim();
-            // `PUT >3: @r`: a register paste written with the body colon.
-            if let Some(name) = tail.strip_prefix('@')
-                && split_register(tail).is_ok()
-            {
-                let fix = format!("PUT {} @{}", head.trim(), name.trim());
-                return Err(err(number, raw, Problem::ColonOnRegister, Some(fix)));
-            }
-            // `PUT 2: x`: the first row on the header line, without `+`.
-            if !tail.is_empty() {
-                let row = rest.split_once(':').map_or("", |(_, r)| r.trim_start());
-                let fix = format!("PUT {}:\n+{row}", head.trim());
-                return Err(err(number, raw, Problem::BodyOnHeaderLine, Some(fix)));
-            }
+        if let Some((problem, fix)) = text_after_colon(rest) {
+            return Err(err(number, raw, problem, Some(fix)));
         }
         let (locator, register, colon) =
             split_register(rest).map_err(|problem| err(number, raw, problem, None))?;

@@ -275,21 +275,7 @@ fn in_place(locked: &mut LockedFile, new_bytes: &[u8]) -> Result<(), Failure> {
     let display = locked.display.clone();
     let display = display.as_str();
     let dir = locked.dir.as_fd();
-    let meta = locked.meta;
-    // Open for writing first: a permission error then leaves nothing behind.
-    let fd = rustix::fs::openat(
-        dir,
-        &locked.name,
-        OFlags::WRONLY | OFlags::NOFOLLOW | OFlags::NOCTTY | OFlags::NONBLOCK | OFlags::CLOEXEC,
-        Mode::empty(),
-    )
-    .map_err(|errno| map_errno("write", display, errno))?;
-    let stat = rustix::fs::fstat(&fd).map_err(|errno| map_errno("write", display, errno))?;
-    if !meta.same_inode(&stat) {
-        check_still_there(dir, &locked.name, &meta, display)?;
-        return Err(super::open::changed(display).into());
-    }
-    let file = File::from(fd);
+    let file = open_for_rewrite(locked, display)?;
     // What is on disk now: the original, or (rolling back) the bytes this
     // value installed, read back under the lock.
     let installed;
@@ -302,14 +288,7 @@ fn in_place(locked: &mut LockedFile, new_bytes: &[u8]) -> Result<(), Failure> {
         &locked.original
     };
 
-    let (mut copy, copy_guard) = create_temp(dir, 0o600, display)?;
-    copy.write_all(previous)
-        .and_then(|()| copy.sync_all())
-        .map_err(|error| ToolError::io("save a recovery copy of", display, &error))?;
-    drop(copy);
-    // Complete: only now does it get the name of a complete copy.
-    let copy_guard = rename_to_bak(dir, copy_guard, display)?;
-    sync_dir(dir, display)?;
+    let copy_guard = recovery_copy(dir, previous, display)?;
 
     let rewrite = |bytes: &[u8], point: Option<&str>| -> io::Result<()> {
         file.write_all_at(bytes, 0)?;
@@ -357,6 +336,39 @@ fn in_place(locked: &mut LockedFile, new_bytes: &[u8]) -> Result<(), Failure> {
             }
         }
     }
+}
+
+/// The locked inode opened for writing (first, so a permission error leaves
+/// nothing behind), refused when the path no longer names it.
+fn open_for_rewrite(locked: &LockedFile, display: &str) -> Result<File, Failure> {
+    let dir = locked.dir.as_fd();
+    let flags =
+        OFlags::WRONLY | OFlags::NOFOLLOW | OFlags::NOCTTY | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    let fd = rustix::fs::openat(dir, &locked.name, flags, Mode::empty())
+        .map_err(|errno| map_errno("write", display, errno))?;
+    let stat = rustix::fs::fstat(&fd).map_err(|errno| map_errno("write", display, errno))?;
+    if !locked.meta.same_inode(&stat) {
+        check_still_there(dir, &locked.name, &locked.meta, display)?;
+        return Err(super::open::changed(display).into());
+    }
+    Ok(File::from(fd))
+}
+
+/// A complete, fsynced `.bak` copy of `previous` in `dir`, named so only
+/// once it is complete.
+fn recovery_copy<'d>(
+    dir: BorrowedFd<'d>,
+    previous: &[u8],
+    display: &str,
+) -> Result<TempName<'d>, Failure> {
+    let (mut copy, copy_guard) = create_temp(dir, 0o600, display)?;
+    copy.write_all(previous)
+        .and_then(|()| copy.sync_all())
+        .map_err(|error| ToolError::io("save a recovery copy of", display, &error))?;
+    drop(copy);
+    let copy_guard = rename_to_bak(dir, copy_guard, display)?;
+    sync_dir(dir, display)?;
+    Ok(copy_guard)
 }
 
 fn map_kind(error: &io::Error) -> ErrorKind {

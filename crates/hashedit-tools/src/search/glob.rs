@@ -200,43 +200,34 @@ fn collect_paths(
         scope.target.join(&prefix)
     };
     let (stop, ignored) = visit_counting_ignored(&walk_root, &rules, limits, |item| {
-        let (file, kind) = match item {
-            WalkItem::File(file) => (file, Listed::File),
-            WalkItem::Special(file) => (file, Listed::Special),
-            WalkItem::Symlink(file) => (file, Listed::Symlink),
-            WalkItem::Hidden(file) => (file, Listed::Hidden),
-            WalkItem::Unreadable { directory } => {
-                if directory {
-                    skipped.unreadable_dirs += 1;
-                } else {
-                    skipped.unreadable += 1;
-                }
+        let (file, counter) = match item {
+            WalkItem::File(file) => (file, None),
+            WalkItem::Special(file) => (file, Some(&mut skipped.special)),
+            WalkItem::Symlink(file) => (file, Some(&mut skipped.symlinks)),
+            WalkItem::Hidden(file) => (file, Some(&mut skipped.hidden)),
+            WalkItem::Unreadable { directory: true } => {
+                skipped.unreadable_dirs += 1;
+                return ControlFlow::Continue(());
+            }
+            WalkItem::Unreadable { directory: false } => {
+                skipped.unreadable += 1;
                 return ControlFlow::Continue(());
             }
         };
         let relative = join_relative(&prefix, &file.relative);
-        let matched = if relative.is_empty() {
-            pattern.match_kind(&base)
+        let shown: &str = if relative.is_empty() {
+            &base
         } else {
-            pattern.match_kind(&relative)
+            &relative
         };
+        let matched = pattern.match_kind(shown);
         if matched == GlobMatch::No {
             return ControlFlow::Continue(());
         }
-        match kind {
-            Listed::File => {}
-            Listed::Special => {
-                skipped.special += 1;
-                return ControlFlow::Continue(());
-            }
-            Listed::Symlink => {
-                skipped.symlinks += 1;
-                return ControlFlow::Continue(());
-            }
-            Listed::Hidden => {
-                skipped.hidden += 1;
-                return ControlFlow::Continue(());
-            }
+        // What matches but is not a file is counted, not listed.
+        if let Some(counter) = counter {
+            *counter += 1;
+            return ControlFlow::Continue(());
         }
         // One path past the cap proves there is more to see.
         if paths.len() == max_results {
@@ -250,15 +241,6 @@ fn collect_paths(
     });
     skipped.ignored = ignored;
     (paths, stop)
-}
-
-/// What a walked entry is, for [`collect_paths`]: only files are listed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Listed {
-    File,
-    Special,
-    Symlink,
-    Hidden,
 }
 
 /// The leading directories of `pattern` that hold no glob syntax and

@@ -33,14 +33,40 @@ pub(crate) fn list_dir_with(
     max_output_bytes: usize,
     options: &SearchOptions,
 ) -> ToolResult<Outcome> {
-    let metadata =
-        std::fs::metadata(scope.target).map_err(|e| ToolError::io("list", scope.display, &e))?;
+    let (entries, leftovers) = read_entries(scope, options)?;
+    let hidden_note = leftovers_note(leftovers, options.surface);
+    let (text, shown) = render(&entries, hidden_note.as_deref(), max_output_bytes);
+    let facts = ListDirFacts {
+        path: scope.display.to_string(),
+        total: entries.len(),
+        truncated: shown < entries.len(),
+        hidden: leftovers,
+        entries: entries
+            .into_iter()
+            .take(shown)
+            .map(|entry| ListEntry {
+                name: entry.name,
+                kind: entry.kind,
+            })
+            .collect(),
+    };
+    Ok(Outcome::new(
+        truncate_to_budget(text, max_output_bytes),
+        facts,
+    ))
+}
+
+/// The entries of the directory `scope.target`, sorted byte-wise as
+/// shown, and how many temp leftovers were left out.
+fn read_entries(scope: &SearchScope, options: &SearchOptions) -> ToolResult<(Vec<Entry>, usize)> {
+    let io_error = |e: std::io::Error| ToolError::io("list", scope.display, &e);
+    let metadata = std::fs::metadata(scope.target).map_err(io_error)?;
     if !metadata.is_dir() {
         let what = if metadata.is_file() {
+            let read = options.surface.name(Name::Read);
             format!(
-                "{} is a file, not a directory; read it with {}",
-                scope.display,
-                options.surface.name(Name::Read)
+                "{} is a file, not a directory; read it with {read}",
+                scope.display
             )
         } else {
             format!(
@@ -50,18 +76,14 @@ pub(crate) fn list_dir_with(
         };
         return Err(ToolError::new(ErrorKind::NotARegularFile, what));
     }
-    let reader =
-        std::fs::read_dir(scope.target).map_err(|e| ToolError::io("list", scope.display, &e))?;
     let mut entries = Vec::new();
     let mut leftovers = 0usize;
-    for entry in reader {
+    for entry in std::fs::read_dir(scope.target).map_err(io_error)? {
         if options.cancel.as_ref().is_some_and(|c| c.is_cancelled()) {
-            return Err(ToolError::new(
-                ErrorKind::Cancelled,
-                format!("listing {} was cancelled", scope.display),
-            ));
+            let message = format!("listing {} was cancelled", scope.display);
+            return Err(ToolError::new(ErrorKind::Cancelled, message));
         }
-        let entry = entry.map_err(|e| ToolError::io("list", scope.display, &e))?;
+        let entry = entry.map_err(io_error)?;
         let file_type = entry.file_type();
         if options.leftovers == Leftovers::Hide
             && file_type.as_ref().is_ok_and(std::fs::FileType::is_file)
@@ -84,75 +106,39 @@ pub(crate) fn list_dir_with(
         entries.push(Entry { name, kind, shown });
     }
     entries.sort_by(|a, b| a.shown.as_bytes().cmp(b.shown.as_bytes()));
+    Ok((entries, leftovers))
+}
 
-    let hidden_note = leftovers_note(leftovers, options.surface);
+/// The listing's text within `budget`, and how many entries it shows.
+fn render(entries: &[Entry], hidden_note: Option<&str>, budget: usize) -> (String, usize) {
+    let with_note = |text: String, gap: &str| match hidden_note {
+        Some(note) => format!("{text}{gap}{note}"),
+        None => text,
+    };
     if entries.is_empty() {
-        let facts = ListDirFacts {
-            path: scope.display.to_string(),
-            entries: Vec::new(),
-            total: 0,
-            truncated: false,
-            hidden: leftovers,
-        };
-        let text = match &hidden_note {
-            Some(note) => format!("{EMPTY_DIRECTORY}\n\n{note}"),
-            None => EMPTY_DIRECTORY.to_string(),
-        };
-        return Ok(Outcome::new(
-            truncate_to_budget(text, max_output_bytes),
-            facts,
-        ));
+        return (with_note(EMPTY_DIRECTORY.to_string(), "\n\n"), 0);
     }
     let rows: Vec<&str> = entries.iter().map(|e| e.shown.as_str()).collect();
-    let mut full = rows.join("\n");
-    if let Some(note) = &hidden_note {
-        full.push_str("\n\n");
-        full.push_str(note);
+    let full = with_note(rows.join("\n"), "\n\n");
+    if full.len() <= budget {
+        return (full, entries.len());
     }
-    let units: Vec<usize> = rows.iter().map(|row| row.len() + 1).collect();
     let notice = |shown: usize| {
-        let notice = format!(
-            "{shown} of {} entries shown ({})",
-            entries.len(),
-            budget_reason(max_output_bytes, NARROW)
-        );
-        match &hidden_note {
-            Some(note) => format!("{notice}\n{note}"),
-            None => notice,
+        let reason = budget_reason(budget, NARROW);
+        let notice = format!("{shown} of {} entries shown ({reason})", entries.len());
+        with_note(notice, "\n")
+    };
+    // The whole listing is known not to fit: only cut layouts count.
+    let units: Vec<usize> = rows.iter().map(|row| row.len() + 1).collect();
+    let fitted = fit(&units, budget, |k, cut| {
+        if cut {
+            listing_tail(k, notice(k).len())
+        } else {
+            usize::MAX
         }
-    };
-    let (text, shown) = if full.len() <= max_output_bytes {
-        (full, entries.len())
-    } else {
-        // The whole listing is known not to fit: only cut layouts count.
-        let fitted = fit(&units, max_output_bytes, |k, cut| {
-            if cut {
-                listing_tail(k, notice(k).len())
-            } else {
-                usize::MAX
-            }
-        });
-        let text = render_listing(rows[..fitted.shown].iter().copied(), &notice(fitted.shown));
-        (text, fitted.shown)
-    };
-    let facts = ListDirFacts {
-        path: scope.display.to_string(),
-        total: entries.len(),
-        truncated: shown < entries.len(),
-        hidden: leftovers,
-        entries: entries
-            .into_iter()
-            .take(shown)
-            .map(|entry| ListEntry {
-                name: entry.name,
-                kind: entry.kind,
-            })
-            .collect(),
-    };
-    Ok(Outcome::new(
-        truncate_to_budget(text, max_output_bytes),
-        facts,
-    ))
+    });
+    let text = render_listing(rows[..fitted.shown].iter().copied(), &notice(fitted.shown));
+    (text, fitted.shown)
 }
 
 /// The line under a listing that left out `leftovers` unfinished temp

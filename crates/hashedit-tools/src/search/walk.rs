@@ -221,41 +221,14 @@ pub(crate) fn visit_counting_ignored(
         if seen > limits.max_entries {
             return (Some(Stop::ScanLimit), 0);
         }
-        let item = match entry {
-            Ok(entry) => {
-                let Some(file_type) = entry.file_type() else {
-                    continue;
-                };
-                if counting {
-                    walked.insert(entry.path().to_path_buf());
-                }
-                // Directories are entered; symlinks are named, not followed.
-                if file_type.is_dir() {
-                    continue;
-                }
-                let regular = file_type.is_file();
-                let link = file_type.is_symlink();
-                let absolute = entry.into_path();
-                let Some(relative) = relative_path(target, &absolute) else {
-                    continue;
-                };
-                let file = WalkedFile { absolute, relative };
-                if link {
-                    WalkItem::Symlink(file)
-                } else if regular {
-                    WalkItem::File(file)
-                } else {
-                    WalkItem::Special(file)
-                }
-            }
-            // Problems with ignore files themselves are not unreadable
-            // entries; only I/O failures hide part of the tree.
-            Err(error) if error.io_error().is_some() => WalkItem::Unreadable {
-                directory: error_path(&error)
-                    .and_then(|p| std::fs::symlink_metadata(p).ok())
-                    .is_some_and(|m| m.is_dir()),
-            },
-            Err(_) => continue,
+        if let Ok(entry) = &entry
+            && counting
+            && entry.file_type().is_some()
+        {
+            walked.insert(entry.path().to_path_buf());
+        }
+        let Some(item) = item_of(target, entry) else {
+            continue;
         };
         if let ControlFlow::Break(stop) = visit(item) {
             return (Some(stop), 0);
@@ -270,6 +243,34 @@ pub(crate) fn visit_counting_ignored(
         0
     };
     (None, ignored)
+}
+
+/// What the walk yields for `entry`: `None` for a directory (entered) and
+/// for problems with ignore files themselves; only I/O failures hide part
+/// of the tree.
+fn item_of(target: &Path, entry: Result<ignore::DirEntry, ignore::Error>) -> Option<WalkItem> {
+    let entry = match entry {
+        Ok(entry) => entry,
+        Err(error) if error.io_error().is_some() => {
+            let directory = error_path(&error)
+                .and_then(|p| std::fs::symlink_metadata(p).ok())
+                .is_some_and(|m| m.is_dir());
+            return Some(WalkItem::Unreadable { directory });
+        }
+        Err(_) => return None,
+    };
+    let file_type = entry.file_type().filter(|t| !t.is_dir())?;
+    let absolute = entry.into_path();
+    let relative = relative_path(target, &absolute)?;
+    let file = WalkedFile { absolute, relative };
+    // Symlinks are named, not followed.
+    Some(if file_type.is_symlink() {
+        WalkItem::Symlink(file)
+    } else if file_type.is_file() {
+        WalkItem::File(file)
+    } else {
+        WalkItem::Special(file)
+    })
 }
 
 /// Visits, as [`WalkItem::Hidden`], the entries the walk's filter kept

@@ -212,9 +212,14 @@ fn read_resolved(
     if let Some(session) = cx.session {
         session.record(&resolved.target, scan.fingerprint, kept.as_deref());
     }
+    text_reply(cx, display, &scan)
+}
+
+/// The reply of a text read: the view of `scan` and its facts.
+fn text_reply(cx: &ToolContext, display: String, scan: &ScanOutcome) -> ToolResult<Outcome> {
     // Every window error (zero offset or limit, offset past the end) is a
     // bad argument.
-    let text = read_view(&display, &scan, cx.output()).map_err(|e| {
+    let text = read_view(&display, scan, cx.output()).map_err(|e| {
         let message = format!("{display}: {}", Worded(&e, cx.surface));
         ToolError::new(ErrorKind::InvalidArguments, message)
     })?;
@@ -233,7 +238,7 @@ fn read_resolved(
     let text = if scan.rows.is_empty() && scan.budget_stop.is_some() {
         text
     } else {
-        hashedit_core::truncate_to_budget(text, ws.max_output_bytes())
+        hashedit_core::truncate_to_budget(text, cx.ws.max_output_bytes())
     };
     Ok(Outcome::new(text, facts))
 }

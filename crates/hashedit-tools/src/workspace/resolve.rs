@@ -18,18 +18,7 @@ use crate::error::{ErrorKind, Hint, ToolError, ToolResult};
 impl Workspace {
     /// [`Workspace::resolve`] for one reading of the caller's path.
     pub(super) fn resolve_spelled(&self, path: &str, mode: Resolve) -> ToolResult<ResolvedPath> {
-        if path.is_empty() {
-            return Err(ToolError::new(
-                ErrorKind::InvalidArguments,
-                "the path is empty; give a file path relative to the workspace root",
-            ));
-        }
-        if path.contains('\0') {
-            return Err(ToolError::new(
-                ErrorKind::InvalidArguments,
-                format!("the path {path:?} contains a NUL byte; remove it"),
-            ));
-        }
+        check_spelling(path)?;
         let bytes = raw_to_os(path);
         let written = Path::new::<OsStr>(&bytes);
         let trailing_slash = path.len() > 1 && path.ends_with('/');
@@ -41,7 +30,6 @@ impl Workspace {
         }) {
             return Err(name_too_long(path, name));
         }
-
         let mut walk = Walk {
             ws: self,
             written: path,
@@ -59,20 +47,10 @@ impl Workspace {
         let outcome = walk.run()?;
 
         let (target, exists) = match outcome {
-            Reached::Existing { target, is_dir } => {
-                if !target.starts_with(&self.root) {
-                    return Err(self.outside(path, walk.blame()));
-                }
-                if trailing_slash && !is_dir {
-                    return Err(ToolError::new(
-                        ErrorKind::NotARegularFile,
-                        format!(
-                            "{path} ends with '/' but names a file, not a directory; drop the trailing '/'"
-                        ),
-                    ));
-                }
-                (target, true)
-            }
+            Reached::Existing { target, is_dir } => (
+                self.existing_target(path, trailing_slash, &walk, target, is_dir)?,
+                true,
+            ),
             Reached::Missing { parent, tail } => {
                 let target =
                     self.missing_target(path, mode, trailing_slash, &walk, parent, tail)?;
@@ -98,6 +76,30 @@ impl Workspace {
             exists,
             note,
         })
+    }
+
+    /// The target of `path` the walk reached: refused outside the root, and
+    /// when a trailing `/` names a file.
+    fn existing_target(
+        &self,
+        path: &str,
+        trailing_slash: bool,
+        walk: &Walk,
+        target: PathBuf,
+        is_dir: bool,
+    ) -> ToolResult<PathBuf> {
+        if !target.starts_with(&self.root) {
+            return Err(self.outside(path, walk.blame()));
+        }
+        if trailing_slash && !is_dir {
+            return Err(ToolError::new(
+                ErrorKind::NotARegularFile,
+                format!(
+                    "{path} ends with '/' but names a file, not a directory; drop the trailing '/'"
+                ),
+            ));
+        }
+        Ok(target)
     }
 
     /// The target of `path` when the walk stopped at a missing `tail`
@@ -454,6 +456,23 @@ impl Walk<'_> {
         };
         display_path(&raw).into_owned()
     }
+}
+
+/// Refuses an empty path and one holding a NUL byte.
+fn check_spelling(path: &str) -> ToolResult<()> {
+    if path.is_empty() {
+        return Err(ToolError::new(
+            ErrorKind::InvalidArguments,
+            "the path is empty; give a file path relative to the workspace root",
+        ));
+    }
+    if path.contains('\0') {
+        return Err(ToolError::new(
+            ErrorKind::InvalidArguments,
+            format!("the path {path:?} contains a NUL byte; remove it"),
+        ));
+    }
+    Ok(())
 }
 
 /// The error for a path with a component longer than [`MAX_NAME_BYTES`].
