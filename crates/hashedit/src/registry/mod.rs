@@ -1,5 +1,5 @@
 //! The CLI's snapshot registry: the fingerprints of served snapshots, kept
-//! on disk between calls (FORMAT.md §3.5).
+//! on disk between calls (FORMAT.md §6.1).
 //!
 //! The MCP server remembers, in memory, the fingerprint (tag plus 128-bit
 //! digest) of every snapshot it served, so a live file that matches a
