@@ -1,4 +1,4 @@
-//! The examples pinned by the specification (reference-omp.md §3.5), and
+//! The examples pinned by the specification (oh-my-pi's behaviour), and
 //! the blocks the landing-shift cases of §7 (cases 49 and 50) resolve.
 
 // Some helpers serve only the languages of some features.

@@ -153,7 +153,7 @@ async fn discover_and_per_request_metadata_for_2026_07_28() {
     raw.close().await.unwrap();
 }
 
-/// Rho's input schemas (reference-rho.md §3–§7), verbatim, plus our
+/// Rho's input schemas (Rho's behaviour), verbatim, plus our
 /// optional `tag` on write and `include_hidden` on list_dir.
 fn rho_schemas() -> Vec<(&'static str, Value)> {
     let parse = |s: &str| serde_json::from_str::<Value>(s).unwrap();

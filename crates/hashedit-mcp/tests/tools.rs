@@ -598,7 +598,7 @@ async fn b07_racing_edits_on_neighbouring_lines_exactly_one_lands() {
 async fn b07_racing_edits_on_distant_lines_exactly_one_lands() {
     // The handed case itself (lines 2 and 4 of one snapshot). The session
     // still holds the snapshot, but an edit written against it already
-    // landed, so the other is stale (product.md §3 item 4): it is never
+    // landed, so the other is stale (FORMAT.md §6.4): it is never
     // rebased onto the winner's result.
     exactly_one_lands_against_put_2(Racer {
         op: "PUT 4:\n+FOUR",

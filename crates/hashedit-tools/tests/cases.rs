@@ -1,4 +1,4 @@
-//! One test per handed case (../shared/cases/handed.md), named by case id,
+//! One test per handed case, named by case id,
 //! run through the tools exactly as the CLI and MCP server run them. Each
 //! asserts the exact resulting bytes or error kind, and that failures leave
 //! every file byte-identical.

@@ -1,6 +1,6 @@
 //! Property tests through the tools, on real files: every edit either lands
 //! exactly as the reference model says or fails and leaves every file
-//! byte-identical (issue 2 scope item 5 (c); product.md §4).
+//! byte-identical (issue 2 scope item 5 (c); FORMAT.md §5.8).
 
 use std::fs;
 

@@ -1,5 +1,5 @@
 //! Session behaviour: collision detection (handed case B05) and drift
-//! rebase (product.md §3 items 5 and 6), through the tools as the MCP
+//! rebase (FORMAT.md §6.1), through the tools as the MCP
 //! server calls them.
 
 use std::fs;

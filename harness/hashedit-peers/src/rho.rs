@@ -6,7 +6,7 @@
 //! against the workspace policy, and only then executes it. The SDK's
 //! [`ToolHost`] runs that very pipeline without a model provider, so a call
 //! made here reaches the same code a model's call reaches in the app
-//! (reference-rho.md §14).
+//! (Rho's behaviour).
 //!
 //! A [`Rho`] host is bound to one workspace directory, grants read and write
 //! inside it, and selects the `hashline` edit format, so `read_file`, `grep`

@@ -1,7 +1,7 @@
 //! The machine-readable shape of a tool reply, with the prose left out.
 //!
 //! hashedit matches Rho's shapes and numbers but words its footers, notices
-//! and errors itself (product.md §2). To compare two replies we keep what a
+//! and errors itself (FORMAT.md §2). To compare two replies we keep what a
 //! model copies or counts on and drop the rest:
 //!
 //! * `[path#TAG]` headers,

@@ -52,71 +52,71 @@ use hashedit_tools::ErrorKind;
 const CATALOGUE: &[Intended] = &[
     Intended {
         name: "dangling_separator",
-        reason: "product.md §4 + seed page: `PUT 7.=:` / `PUT 7.:` / `CUT 7-` are truncated ranges; we refuse them instead of guessing N.=N",
+        reason: "FORMAT.md §5.8 + seed page: `PUT 7.=:` / `PUT 7.:` / `CUT 7-` are truncated ranges; we refuse them instead of guessing N.=N",
     },
     Intended {
         name: "empty_put_body",
-        reason: "product.md §4: an empty-body `PUT N.=M:` is refused (the fix is CUT); omp deletes the lines",
+        reason: "FORMAT.md §5.8: an empty-body `PUT N.=M:` is refused (the fix is CUT); omp deletes the lines",
     },
     Intended {
         name: "bare_rows",
-        reason: "product.md §4: body rows without `+` are errors that show the fix; omp auto-prefixes them",
+        reason: "FORMAT.md §5.8: body rows without `+` are errors that show the fix; omp auto-prefixes them",
     },
     Intended {
         name: "diff_minus_rows",
-        reason: "product.md §4 and FORMAT.md §7.6: diff `-` rows are dropped when they are exactly the replaced lines (verified against the snapshot, with a warning), else refused with the op without them; omp keeps them as bullets or drops them as old rows whatever they say",
+        reason: "FORMAT.md §5.8 and FORMAT.md §7.6: diff `-` rows are dropped when they are exactly the replaced lines (verified against the snapshot, with a warning), else refused with the op without them; omp keeps them as bullets or drops them as old rows whatever they say",
     },
     Intended {
         name: "pasted_rows",
-        reason: "product.md §4: pasted `N:text` rows at top level are errors; omp turns them into PUT N:",
+        reason: "FORMAT.md §5.8: pasted `N:text` rows at top level are errors; omp turns them into PUT N:",
     },
     Intended {
         name: "duplicate_hunks",
-        reason: "product.md §4 (never guess): two different hunks on the same range are refused; omp keeps the last",
+        reason: "FORMAT.md §5.8 (never guess): two different hunks on the same range are refused; omp keeps the last",
     },
     Intended {
         name: "omp_repair",
-        reason: "product.md §4: content is never guessed; a body restating its kept neighbours is refused with both readings to copy (written literally under force); omp trims boundary echoes, re-indents, shifts landings, or refuses an ambiguous echo (§4.2 of the omp notes)",
+        reason: "FORMAT.md §5.8: content is never guessed; a body restating its kept neighbours is refused with both readings to copy (written literally under force); omp trims boundary echoes, re-indents, shifts landings, or refuses an ambiguous echo (§4.2 of the omp notes)",
     },
     Intended {
         name: "mixed_eol",
-        reason: "product.md §3.1: untouched lines keep their endings; omp writes every line with the first line's ending",
+        reason: "FORMAT.md §6.3: untouched lines keep their endings; omp writes every line with the first line's ending",
     },
     Intended {
         name: "phantom_line",
-        reason: "product.md §2 (line model as Rho): the line after a final newline does not exist and an empty line is a line; omp addresses its phantom line and merges empty lines into it (omp notes §7 case 10)",
+        reason: "FORMAT.md §2 (line model as Rho): the line after a final newline does not exist and an empty line is a line; omp addresses its phantom line and merges empty lines into it (omp notes §7 case 10)",
     },
     Intended {
         name: "empty_file_line",
-        reason: "product.md §2 (line model as Rho): an empty file has no lines; omp sees one empty line",
+        reason: "FORMAT.md §2 (line model as Rho): an empty file has no lines; omp sees one empty line",
     },
     Intended {
         name: "insert_inside_span",
-        reason: "reference-rho.md §8.1 (product.md: behave as Rho): an insert anchored inside a replaced span fails closed; omp applies it where the line was",
+        reason: "As Rho's: an insert anchored inside a replaced span fails closed; omp applies it where the line was",
     },
     Intended {
         name: "duplicate_span_once",
-        reason: "product.md §4: a span op repeated verbatim is one unambiguous intent, applied once with a warning; omp refuses an exact repeat of a CUT",
+        reason: "FORMAT.md §5.8: a span op repeated verbatim is one unambiguous intent, applied once with a warning; omp refuses an exact repeat of a CUT",
     },
     Intended {
         name: "empty_last_line",
-        reason: "product.md §3.1 + line model: an empty last row needs an ending to exist, so we end it (the file gains a final newline); omp drops the row",
+        reason: "FORMAT.md §6.3 + line model: an empty last row needs an ending to exist, so we end it (the file gains a final newline); omp drops the row",
     },
     Intended {
         name: "block_insert_unresolved",
-        reason: "product.md §4 (never guess): `PUT >N*:` whose line N opens no block is refused with the nearest block suggested (a pure closer line is lowered to `PUT >N:`); omp lowers every such insert to `PUT >N:`",
+        reason: "FORMAT.md §5.8 (never guess): `PUT >N*:` whose line N opens no block is refused with the nearest block suggested (a pure closer line is lowered to `PUT >N:`); omp lowers every such insert to `PUT >N:`",
     },
     Intended {
         name: "stale_head_tail",
-        reason: "product.md §3.4/§3.6: a stale tag always fails closed (only a verified drift rebase carries ops over); omp applies head/tail inserts and pastes despite it",
+        reason: "FORMAT.md §6.1: a stale tag always fails closed (only a verified drift rebase carries ops over); omp applies head/tail inserts and pastes despite it",
     },
     Intended {
         name: "fault_order",
-        reason: "reference-rho.md §8.1 step 4: with an out-of-range op and overlapping hunks in one document both refuse; we check ranges before overlaps, as Rho does, so we name the range fault first and omp the overlap",
+        reason: "Rho's behaviour step 4: with an out-of-range op and overlapping hunks in one document both refuse; we check ranges before overlaps, as Rho does, so we name the range fault first and omp the overlap",
     },
     Intended {
         name: "noop_section",
-        reason: "product.md §4 (no guessing, no silent result): a section whose edit leaves its file exactly as it was is reported with a warning naming it and the rest of the document applies; omp refuses a multi-section patch containing one",
+        reason: "FORMAT.md §5.8 (no guessing, no silent result): a section whose edit leaves its file exactly as it was is reported with a warning naming it and the rest of the document applies; omp refuses a multi-section patch containing one",
     },
     Intended {
         name: "peer_hang",
@@ -124,23 +124,23 @@ const CATALOGUE: &[Intended] = &[
     },
     Intended {
         name: "indent_style",
-        reason: "product.md §4: body rows indented in the other style (tabs vs spaces) than the lines around them are refused (never converted); omp writes them. Checked: our refusal names a row the restated rule flags, and the document with those rows re-indented must then agree or be explained",
+        reason: "FORMAT.md §5.8: body rows indented in the other style (tabs vs spaces) than the lines around them are refused (never converted); omp writes them. Checked: our refusal names a row the restated rule flags, and the document with those rows re-indented must then agree or be explained",
     },
     Intended {
         name: "space_separator",
-        reason: "product.md §4: `PUT 3 5:` / `CUT 3 5` could mean a range or two lines, so it is refused; omp reads a range",
+        reason: "FORMAT.md §5.8: `PUT 3 5:` / `CUT 3 5` could mean a range or two lines, so it is refused; omp reads a range",
     },
     Intended {
         name: "duplicate_insert_once",
-        reason: "product.md §4: an insert repeated verbatim (same gap, same rows) is one unambiguous intent, applied once with a warning; omp inserts the rows twice",
+        reason: "FORMAT.md §5.8: an insert repeated verbatim (same gap, same rows) is one unambiguous intent, applied once with a warning; omp inserts the rows twice",
     },
     Intended {
         name: "lowercase_op",
-        reason: "product.md §4: a lower-case `put`/`cut` line after a body that forms a whole valid op is read as that op, with a warning to write ops in capitals (any other lower-case line there is a row without `+`, refused); omp writes the line as a body row",
+        reason: "FORMAT.md §5.8: a lower-case `put`/`cut` line after a body that forms a whole valid op is read as that op, with a warning to write ops in capitals (any other lower-case line there is a row without `+`, refused); omp writes the line as a body row",
     },
     Intended {
         name: "numbered_rows",
-        reason: "product.md §4 and FORMAT.md §7.6: body rows numbered as a read prints them (`+12:text`) lose their numbers when those are exactly the replaced lines' (verified against the snapshot, with a warning), else are refused with the rows unnumbered as the fix; omp writes the numbers into the file",
+        reason: "FORMAT.md §5.8 and FORMAT.md §7.6: body rows numbered as a read prints them (`+12:text`) lose their numbers when those are exactly the replaced lines' (verified against the snapshot, with a warning), else are refused with the rows unnumbered as the fix; omp writes the numbers into the file",
     },
     Intended {
         name: "outer_fence",
@@ -148,11 +148,11 @@ const CATALOGUE: &[Intended] = &[
     },
     Intended {
         name: "lone_cr_refused",
-        reason: "product.md §3.1: under the omp tag scheme a file with a CR not followed by LF is refused for edit (the tag counts it as a line break, our line numbers do not); omp edits it and turns the CR into LF",
+        reason: "FORMAT.md §6.3: under the omp tag scheme a file with a CR not followed by LF is refused for edit (the tag counts it as a line break, our line numbers do not); omp edits it and turns the CR into LF",
     },
     Intended {
         name: "failure_prose",
-        reason: "product.md §2: prose is ours; both refused",
+        reason: "FORMAT.md §2: prose is ours; both refused",
     },
 ];
 
@@ -527,7 +527,7 @@ fn literal_apply(
 }
 
 /// [`literal_apply`], with an insert repeated verbatim applied once
-/// (`once_inserts`, product.md §4) or each time (omp's reading).
+/// (`once_inserts`, FORMAT.md §5.8) or each time (omp's reading).
 fn literal_apply_with(
     model: &DocModel,
     files: &BTreeMap<String, Vec<u8>>,
@@ -589,7 +589,7 @@ fn literal_apply_with(
         let mut seen_spans: Vec<String> = Vec::new();
         for op in &section.ops {
             // A span op (or an insert) repeated verbatim is applied once
-            // (product.md §4).
+            // (FORMAT.md §5.8).
             if let Some(key) = span_key(op).or_else(|| insert_key(op).filter(|_| once_inserts)) {
                 if seen_spans.contains(&key) {
                     continue;
@@ -651,7 +651,7 @@ fn literal_apply_with(
             }
         }
         // Spans may not overlap; inserts may not sit inside a span, except
-        // after its last line (product.md §3.7).
+        // after its last line (FORMAT.md §6.3).
         let mut open: Option<(usize, usize)> = None;
         for (&line, slot) in &slots {
             if let Some((start, end)) = open {
@@ -2001,7 +2001,7 @@ fn omp_tags_match_on_every_corpus_file() {
     );
 }
 
-/// The product.md §2 vectors, through the real package.
+/// The FORMAT.md §2 vectors, through the real package.
 #[test]
 fn omp_tag_vectors() {
     let Some(peer) = peer("omp_tag_vectors") else {

@@ -5,7 +5,7 @@
 //! the SDK tool host, and makes the same call on both: a read (whole or a
 //! window), an edit with a document from a seeded generator of Rho's
 //! grammar, a write, or a grep. Then it compares what matters
-//! (product.md §2): resulting file bytes, tags, line numbers, which rows a
+//! (FORMAT.md §2): resulting file bytes, tags, line numbers, which rows a
 //! view shows, the numbers in notices and summaries, and the failure class.
 //! Prose is not compared.
 //!
@@ -40,31 +40,31 @@ const BOM: &str = "\u{FEFF}";
 const CATALOGUE: &[Intended] = &[
     Intended {
         name: "mixed_eol",
-        reason: "product.md §3.1: untouched lines keep their endings; Rho rewrites every line with the file's dominant ending",
+        reason: "FORMAT.md §6.3: untouched lines keep their endings; Rho rewrites every line with the file's dominant ending",
     },
     Intended {
         name: "cr_line_structure",
-        reason: "product.md §3.1: Rho's one-ending rewrite turns a lone CR or a doubled CR into a different line structure; we keep the bytes",
+        reason: "FORMAT.md §6.3: Rho's one-ending rewrite turns a lone CR or a doubled CR into a different line structure; we keep the bytes",
     },
     Intended {
         name: "bom_kept",
-        reason: "product.md §3.2: the BOM stays at byte 0 when line 1 is replaced; Rho drops it",
+        reason: "FORMAT.md §2: the BOM stays at byte 0 when line 1 is replaced; Rho drops it",
     },
     Intended {
         name: "bom_hidden",
-        reason: "product.md §3.2: the BOM is never shown as content; Rho shows it at the start of row 1",
+        reason: "FORMAT.md §2: the BOM is never shown as content; Rho shows it at the start of row 1",
     },
     Intended {
         name: "bom_only_file_empty",
-        reason: "product.md §3.2: a file holding only a BOM has no lines for us; Rho sees one line holding U+FEFF",
+        reason: "FORMAT.md §2: a file holding only a BOM has no lines for us; Rho sees one line holding U+FEFF",
     },
     Intended {
         name: "gt_end_of_span",
-        reason: "product.md §3.7: `PUT >E:` on the last line of a replaced span is allowed (rows follow the replacement); Rho refuses it",
+        reason: "FORMAT.md §6.3: `PUT >E:` on the last line of a replaced span is allowed (rows follow the replacement); Rho refuses it",
     },
     Intended {
         name: "superset_spelling",
-        reason: "product.md §2/§4: omp spellings (separators …, `.`, `=`; `CUT N:`; envelopes; apply_patch header noise) are accepted with a warning; Rho rejects them",
+        reason: "FORMAT.md §2/§4: omp spellings (separators …, `.`, `=`; `CUT N:`; envelopes; apply_patch header noise) are accepted with a warning; Rho rejects them",
     },
     Intended {
         name: "read_budget",
@@ -76,19 +76,19 @@ const CATALOGUE: &[Intended] = &[
     },
     Intended {
         name: "huge_file_stream",
-        reason: "product.md §3.9: whole-file reads of files over 25 MiB stream in bounded memory; Rho refuses them",
+        reason: "FORMAT.md §4.2: whole-file reads of files over 25 MiB stream in bounded memory; Rho refuses them",
     },
     Intended {
         name: "duplicate_span_once",
-        reason: "product.md §4: a span op repeated verbatim is one unambiguous intent, applied once with a warning; Rho refuses it as overlapping",
+        reason: "FORMAT.md §5.8: a span op repeated verbatim is one unambiguous intent, applied once with a warning; Rho refuses it as overlapping",
     },
     Intended {
         name: "empty_last_line",
-        reason: "product.md §3.1: deleting the last line of a file without a final newline keeps an empty line before it (with its ending); Rho's rewrite turns that line into the final newline and loses it",
+        reason: "FORMAT.md §6.3: deleting the last line of a file without a final newline keeps an empty line before it (with its ending); Rho's rewrite turns that line into the final newline and loses it",
     },
     Intended {
         name: "binary_refused",
-        reason: "product.md §3.8: a file with NUL bytes is binary: read_file refuses it with no tag; Rho shows it as text",
+        reason: "FORMAT.md §4.5: a file with NUL bytes is binary: read_file refuses it with no tag; Rho shows it as text",
     },
     Intended {
         name: "fault_order",
@@ -96,26 +96,26 @@ const CATALOGUE: &[Intended] = &[
     },
     Intended {
         name: "duplicate_insert_once",
-        reason: "product.md §4: an insert repeated verbatim (same gap, same rows) is one unambiguous intent, applied once with a warning; Rho inserts the rows twice",
+        reason: "FORMAT.md §5.8: an insert repeated verbatim (same gap, same rows) is one unambiguous intent, applied once with a warning; Rho inserts the rows twice",
     },
     Intended {
         name: "indent_style",
-        reason: "product.md §4: body rows indented in the other style (tabs vs spaces) than the lines around them are refused (never converted); Rho writes them. Checked: our refusal names a row the restated rule flags, and the document with those rows re-indented must then agree or be explained",
+        reason: "FORMAT.md §5.8: body rows indented in the other style (tabs vs spaces) than the lines around them are refused (never converted); Rho writes them. Checked: our refusal names a row the restated rule flags, and the document with those rows re-indented must then agree or be explained",
     },
     Intended {
         name: "numbered_rows",
-        reason: "product.md §4: body rows numbered as a read prints them (`+12:text`, counting up from the op's own line) are repaired when the numbers are exactly the replaced lines' (FORMAT.md §7.6), else refused with the rows unnumbered as the fix; Rho writes the numbers into the file. Checked: the op our refusal names is the first the restated rule flags, and the document with the numbers taken off must then agree or be explained",
+        reason: "FORMAT.md §5.8: body rows numbered as a read prints them (`+12:text`, counting up from the op's own line) are repaired when the numbers are exactly the replaced lines' (FORMAT.md §7.6), else refused with the rows unnumbered as the fix; Rho writes the numbers into the file. Checked: the op our refusal names is the first the restated rule flags, and the document with the numbers taken off must then agree or be explained",
     },
     Intended {
         name: "failure_prose",
-        reason: "product.md §2: prose is ours; both failed with the same class and the same snapshot shape",
+        reason: "FORMAT.md §2: prose is ours; both failed with the same class and the same snapshot shape",
     },
 ];
 
 // ---------------------------------------------------------------------------
 // Rho's line model and EOL rule, restated for the checks below.
 
-/// Rho's lines (reference-rho.md §2): none for an empty file; else drop one
+/// Rho's lines (Rho's behaviour): none for an empty file; else drop one
 /// final `\n`, split at `\n`, drop one trailing `\r` per piece.
 fn rho_lines(text: &str) -> Vec<&str> {
     if text.is_empty() {
@@ -127,7 +127,7 @@ fn rho_lines(text: &str) -> Vec<&str> {
         .collect()
 }
 
-/// Rho's choice of the one ending it writes (reference-rho.md §8.1 item 6).
+/// Rho's choice of the one ending it writes (Rho's behaviour item 6).
 fn rho_eol(text: &str) -> &'static str {
     let bytes = text.as_bytes();
     let crlf = text.matches("\r\n").count();
@@ -687,7 +687,7 @@ impl DocModel {
 /// the numbers count up by one, and the first is the op's own line (for
 /// an insert, its anchor or the line after it; any line for `PUT >$:`,
 /// given two rows or more):
-/// rows pasted from a read, which we refuse (product.md §4).
+/// rows pasted from a read, which we refuse (FORMAT.md §5.8).
 fn numbered_rows(op: &Op) -> Option<Vec<String>> {
     let (body, expected) = match op {
         Op::Replace { start, body, .. } => (body, Some([*start, *start])),

@@ -1,5 +1,5 @@
 //! The peer runners themselves: each answers as its engine is documented
-//! to (reference-rho.md §3, §8; reference-omp.md §1.3, §7), so the
+//! to (Rho's behaviour; oh-my-pi's behaviour, §7), so the
 //! differential suites and the robustness benchmark compare against the
 //! real thing.
 
@@ -64,7 +64,7 @@ fn omp_tags_reads_and_applies() {
     assert_eq!(applied.bytes, b"a\nB\n");
     assert!(applied.exists);
     assert_eq!(applied.sections[0].tag, peer.tag(b"a\nB\n").unwrap());
-    // omp's phantom line (reference-omp.md §7 case 10).
+    // omp's phantom line (oh-my-pi's case 10).
     let tag_pq = peer.tag(b"p\nq\n").unwrap();
     let quirk = peer
         .apply(b"p\nq\n", &format!("[f.txt#{tag_pq}]\nPUT >3:\n+t\n"))

@@ -1,6 +1,6 @@
 //! Reliability harness for hashedit (issue 5): it drives the real
 //! `hashedit` binary — CLI and MCP server — and measures what the product
-//! promises in product.md §3 items 3, 4, 8, 9 and 10.
+//! promises in FORMAT.md §6.4.
 //!
 //! * [`crash`]: SIGKILL during `edit` and `write` at random and aimed
 //!   instants, then check every file is exactly old or new with its mode,

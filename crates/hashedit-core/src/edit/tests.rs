@@ -168,7 +168,7 @@ fn b02_inserts_restating_their_anchor_are_refused_with_both_readings() {
 
 #[test]
 fn echoes_of_several_rows_blank_rows_and_closers() {
-    // Several rows (reference-omp.md §7 case 32).
+    // Several rows (oh-my-pi's case 32).
     assert_eq!(
         suspected(
             "// one\n// two\nold();\n",

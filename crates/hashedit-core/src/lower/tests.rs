@@ -1,4 +1,4 @@
-//! Lowering tests: registers (reference-omp.md §7 cases 38–45), block
+//! Lowering tests: registers (oh-my-pi's case 38–45), block
 //! locators through a stand-in resolver (§3.5, cases 46–48) and file ops.
 
 use super::*;
@@ -37,7 +37,7 @@ fn run(file: &str, ops: &str) -> Result<String, String> {
 
 #[test]
 fn cut_and_paste_moves_lines() {
-    // reference-omp.md §7 case 38.
+    // oh-my-pi's case 38.
     assert_eq!(
         run("l1\nl2\nl3\nl4\nl5\n", "CUT 2-3\nPUT >5").unwrap(),
         "l1\nl4\nl5\nl2\nl3\n"

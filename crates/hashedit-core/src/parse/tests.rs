@@ -1,5 +1,5 @@
-//! Parser tests: Rho's pinned cases (reference-rho.md §7, §11 cases
-//! 22–28), omp's spellings (reference-omp.md §2, §4.1) and the handed
+//! Parser tests: Rho's pinned cases (Rho's behaviour cases
+//! 22–28), omp's spellings (oh-my-pi's behaviour, §4.1) and the handed
 //! cases about rows without `+`.
 
 use super::*;
@@ -29,7 +29,7 @@ fn body(rows: &[&str]) -> Vec<String> {
 
 #[test]
 fn parses_core_ops() {
-    // reference-rho.md §11 case 22.
+    // Rho's pinned case 22.
     let doc = "[a.txt#E178]\nPUT 1.=2:\n+alpha\n+beta\nPUT >2:\n+gamma\nCUT 4.=4\nPUT >$:\n+tail\n";
     assert_eq!(
         ops(doc),
@@ -60,7 +60,7 @@ fn parses_core_ops() {
 
 #[test]
 fn accepts_every_rho_locator_spelling() {
-    // reference-rho.md §7 and §11 cases 24 and 28.
+    // Rho's grammar and pinned cases 24 and 28.
     for spelling in ["3.=5", "3-5", "3..5", " 3 .= 5 ", "3 - 5"] {
         assert_eq!(
             ops(&format!("[a#ABCD]\nPUT {spelling}:\n+x")),
@@ -136,7 +136,7 @@ fn quoted_display_paths_keep_their_quotes() {
 
 #[test]
 fn body_rows_are_literal() {
-    // reference-rho.md §11 case 26; handed cases B03 (2) and B04.
+    // Rho's pinned case 26; handed cases B03 (2) and B04.
     assert_eq!(
         ops("[a#ABCD]\nPUT 1:\n+keep trailing  \n+\tkeep tab\t\n+\n+  \r\n"),
         vec![OpKind::Replace {
@@ -318,7 +318,7 @@ fn warnings(doc: &str) -> Vec<String> {
 
 #[test]
 fn omp_separators_are_read_with_a_warning() {
-    // reference-omp.md §2.5 and §7 case 2.
+    // oh-my-pi's case 2.
     for spelling in ["2.3", "2=3", "2…3", "2..=3"] {
         let doc = format!("[a#ABCD]\nCUT {spelling}");
         assert_eq!(
@@ -364,7 +364,7 @@ fn dangling_separators_are_refused_not_guessed() {
 
 #[test]
 fn envelopes_and_header_noise() {
-    // reference-omp.md §2.2, §4.1 P1–P3, §7 cases 12 and 35.
+    // oh-my-pi's behaviour, §4.1 P1–P3, §7 cases 12 and 35.
     let doc = parse(
         "*** Begin Patch\n[*** Update File: my dir/f.ts#9c0d]\nPUT 1:\n+x\n*** End Patch\n\n",
     )
@@ -394,7 +394,7 @@ fn envelopes_and_header_noise() {
         fails("[f#ABCD]\nPUT 1:\n+x\n*** End Patch\n+y").problem,
         Problem::AfterEnvelopeEnd { rest: 1, next: 5 }
     );
-    // `*** Abort` abandons the whole document (reference-omp.md §7 case 35
+    // `*** Abort` abandons the whole document (oh-my-pi's case 35
     // applies what came before it; we apply nothing).
     let e = fails("[*** Begin Patch]\n[\"a b.rs\"#ABCD]\nCUT 1\n*** Abort\n[x#0000]\nCUT 2");
     assert_eq!(e.problem, Problem::Aborted);
@@ -464,7 +464,7 @@ fn block_and_register_locators() {
             },
         ]
     );
-    // `<N*` is `<N`, with a warning (reference-omp.md §4.1 P19).
+    // `<N*` is `<N`, with a warning (oh-my-pi's behaviour).
     assert_eq!(
         ops("[a#ABCD]\nPUT <4*:\n+x"),
         vec![OpKind::Insert {
@@ -499,7 +499,7 @@ fn block_and_register_locators() {
 
 #[test]
 fn cut_colon_is_tolerated_but_not_a_body() {
-    // reference-omp.md §7 case 21.
+    // oh-my-pi's case 21.
     let doc = "[a#ABCD]\nCUT 2-3:";
     assert_eq!(
         ops(doc),
@@ -541,7 +541,7 @@ fn file_ops() {
 
 #[test]
 fn foreign_patch_lines_and_missing_verbs() {
-    // reference-omp.md §6 and §7 cases 14, 15, 19, 31.
+    // oh-my-pi's case 14, 15, 19, 31.
     assert_eq!(
         fails("[a#ABCD]\n*** Update File: a.ts\nPUT 1:\n+x").problem,
         Problem::ForeignPatch(ForeignShape::ApplyPatch)
@@ -729,7 +729,7 @@ fn bodies_numbered_like_a_read_are_kept_for_the_edit_to_verify() {
 
 #[test]
 fn op_shaped_body_rows_are_literal_with_a_warning() {
-    // reference-omp.md §7 case 18.
+    // oh-my-pi's case 18.
     let doc = "[a#ABCD]\nPUT >1:\n+go();\n+CUT 8.=9";
     assert_eq!(
         ops(doc),
@@ -748,7 +748,7 @@ fn op_shaped_body_rows_are_literal_with_a_warning() {
 
 #[test]
 fn reversed_ranges_are_explained_not_guessed() {
-    // reference-omp.md §6: the value after .= is a line, not a count.
+    // oh-my-pi's behaviour: the value after .= is a line, not a count.
     let e = fails("[a#ABCD]\nCUT 5-2");
     assert_eq!(e.problem, Problem::BadLocator(LocatorProblem::Reversed));
     // `5.=6` (a count) or `2.=5` (swapped)? No fix is guessed.

@@ -1,4 +1,4 @@
-//! Planner and applier tests: Rho's pinned cases (reference-rho.md §11
+//! Planner and applier tests: Rho's pinned cases (Rho's behaviour
 //! cases 30–36, §12), the handed cases about endings, BOMs and ranges, and
 //! a property test against a separate reference model.
 
@@ -52,7 +52,7 @@ fn kind(result: Result<String, PlanError>) -> &'static str {
 
 #[test]
 fn mixed_ops_use_original_numbers() {
-    // reference-rho.md §11 case 30.
+    // Rho's pinned case 30.
     let ops = "PUT 2:\n+TWO\nPUT >3:\n+3.5\nCUT 4";
     assert_eq!(
         run("one\ntwo\nthree\nfour\n", ops).unwrap(),
@@ -76,7 +76,7 @@ fn a_deletion_focuses_the_first_original_line_after_rows_inserted_after_it() {
 
 #[test]
 fn overlapping_spans_fail() {
-    // reference-rho.md §11 case 32; handed case D10 (1) and (2).
+    // Rho's pinned case 32; handed case D10 (1) and (2).
     assert_eq!(kind(run("a\nb\nc\n", "PUT 1.=2:\n+x\nCUT 2.=3")), "overlap");
     assert_eq!(
         kind(run("1\n2\n3\n4\n", "PUT 2.=3:\n+X\nCUT 3.=4")),
@@ -97,7 +97,7 @@ fn overlapping_spans_fail() {
 
 #[test]
 fn inserts_inside_a_span_fail() {
-    // reference-rho.md §11 case 33.
+    // Rho's pinned case 33.
     for insert in ["PUT >3:\n+x", "PUT <3:\n+x", "PUT >2:\n+x", "PUT <4:\n+x"] {
         let ops = format!("PUT 2.=4:\n+R\n{insert}");
         assert_eq!(
@@ -116,7 +116,7 @@ fn inserts_inside_a_span_fail() {
 
 #[test]
 fn inserts_at_span_edges_are_allowed() {
-    // reference-rho.md §11 case 34.
+    // Rho's pinned case 34.
     assert_eq!(
         run(
             "a\nb\nc\nd\ne\n",
@@ -125,7 +125,7 @@ fn inserts_at_span_edges_are_allowed() {
         .unwrap(),
         "a\nhead\ne\ntail\n"
     );
-    // product.md §3 item 7: `>E` on the last line of a span follows the
+    // FORMAT.md §4.3: `>E` on the last line of a span follows the
     // replacement (Rho rejects it).
     assert_eq!(
         run("a\nb\nc\nd\ne\n", "PUT 2.=4:\n+R\nPUT >4:\n+after").unwrap(),
@@ -153,7 +153,7 @@ fn inserts_at_span_edges_are_allowed() {
 
 #[test]
 fn shared_anchors_keep_document_order() {
-    // reference-rho.md §11 case 35; handed case D10 (3).
+    // Rho's pinned case 35; handed case D10 (3).
     assert_eq!(
         run("a\nb\n", "PUT >1:\n+first\nPUT >1:\n+second").unwrap(),
         "a\nfirst\nsecond\nb\n"
@@ -247,7 +247,7 @@ fn rows_that_would_change_the_encoding_are_refused() {
 
 #[test]
 fn empty_file_rules() {
-    // reference-rho.md §11 case 36; handed case D01.
+    // Rho's pinned case 36; handed case D01.
     assert_eq!(
         run("", "PUT <1:\n+first\nPUT >$:\n+second").unwrap(),
         "first\nsecond\n"
@@ -265,7 +265,7 @@ fn empty_file_rules() {
 
 #[test]
 fn ranges_past_the_end_fail() {
-    // Handed case D11; reference-rho.md §8.1.
+    // Handed case D11; Rho's behaviour.
     assert_eq!(kind(run("a\nb\nc\n", "PUT 4:\n+x")), "out_of_range");
     assert_eq!(kind(run("a\nb\nc\n", "CUT 2.=4")), "out_of_range");
     assert_eq!(kind(run("a\nb\nc\n", "PUT <4:\n+x")), "out_of_range");

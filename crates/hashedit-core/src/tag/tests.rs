@@ -29,7 +29,7 @@ fn rho_vectors_from_product_spec() {
 
 #[test]
 fn rho_vectors_from_reference_notes() {
-    // reference-rho.md §1 table.
+    // Rho's behaviour table.
     assert_eq!(rho("a\n  "), "C6D2");
     assert_eq!(rho("a  \nb\t\n"), "6DEE");
     assert_eq!(rho("a\r\r\nb\n"), "6DEE");
@@ -69,7 +69,7 @@ fn omp_vectors_from_product_spec() {
 
 #[test]
 fn omp_vectors_from_reference_notes() {
-    // reference-omp.md §1.3 table.
+    // oh-my-pi's behaviour.
     assert_eq!(omp("before\n"), "F27C");
     assert_eq!(omp("line one 263\nline two 4471\n"), "1D84");
     assert_eq!(omp("line one 410\nline two 6970\n"), "1D84");

@@ -7,7 +7,7 @@ fn texts(s: &str) -> Vec<&str> {
 
 #[test]
 fn splits_like_rho() {
-    // reference-rho.md §2 and §11 case 4.
+    // Rho's behaviour case 4.
     assert_eq!(texts(""), Vec::<&str>::new());
     assert_eq!(texts("\n"), vec![""]);
     assert_eq!(texts("a\nb"), vec!["a", "b"]);

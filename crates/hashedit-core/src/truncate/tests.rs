@@ -9,7 +9,7 @@ fn cuts_at_char_boundaries() {
 
 #[test]
 fn truncates_chars() {
-    // reference-rho.md §11 case 54.
+    // Rho's pinned case 54.
     assert_eq!(truncate_chars("🦀🦀🦀🦀", 2), "🦀🦀…");
     assert_eq!(truncate_chars("ab", 2), "ab");
     let long = "x".repeat(221);

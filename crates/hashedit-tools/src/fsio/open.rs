@@ -458,9 +458,8 @@ pub(super) fn map_create_errno(display: &str, errno: Errno) -> ToolError {
         );
     }
     if errno == Errno::ACCESS || errno == Errno::PERM {
-        // Second break-it pass: a writable file in a read-only directory
-        // got no next step. A file is replaced through a new file beside
-        // it (FORMAT.md §6.4), so the directory itself must be writable.
+        // A file is replaced through a new file beside it (FORMAT.md §6.4),
+        // so its directory must be writable: name the next step.
         let raw = super::super::workspace::raw_path(display);
         let dir = match Path::new(raw.as_ref()).parent() {
             Some(parent) if !parent.as_os_str().is_empty() => {

@@ -233,7 +233,7 @@ impl Ours {
     }
 }
 
-/// How a line is indented, as our engine judges it (product.md §4): a
+/// How a line is indented, as our engine judges it (FORMAT.md §5.8): a
 /// first tab means tabs, two first spaces before non-blank text mean
 /// spaces, anything else says nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -409,7 +409,7 @@ pub(crate) fn show_bytes(bytes: &[u8]) -> String {
     format!("\"{head}…\" ({} bytes) …\"{tail}\"", bytes.len())
 }
 
-/// One intended difference: a category, the product.md reason, and how
+/// One intended difference: a category, the reason (FORMAT.md), and how
 /// many cases it explained.
 #[derive(Debug, Clone)]
 pub(crate) struct Intended {

@@ -41,7 +41,7 @@ fn an_excluding_glob_drops_what_is_under_a_directory_it_names() {
 
 #[test]
 fn ignored_and_hidden_are_excluded_by_default() {
-    // reference-rho.md §11 case 59 (first half).
+    // Rho's pinned case 59 (first half).
     let ws = Ws::new(&[
         (".gitignore", b"ignored.rs\n"),
         ("ignored.rs", b""),
@@ -110,7 +110,7 @@ fn a_pattern_naming_hidden_or_ignored_directories_finds_what_is_there() {
 
 #[test]
 fn max_results_takes_the_first_paths_in_walk_order() {
-    // reference-rho.md §11 case 59 (second half).
+    // Rho's pinned case 59 (second half).
     let ws = Ws::new(&[("a.rs", b""), ("b.rs", b""), ("c.rs", b"")]);
     let capped = GlobArgs {
         max_results: Some(2),
@@ -137,7 +137,7 @@ fn max_results_takes_the_first_paths_in_walk_order() {
 
 #[test]
 fn paths_are_workspace_relative_under_a_narrowed_path() {
-    // Improvement over Rho (product.md §3 item 7): same root as grep.
+    // Improvement over Rho (FORMAT.md §4.3): same root as grep.
     let ws = Ws::new(&[("src/a.rs", b""), ("src/nested/c.rs", b""), ("top.rs", b"")]);
     assert_eq!(
         run(&ws, "src", &args("*.rs")).text,
@@ -164,7 +164,7 @@ fn a_file_target_is_matched_alone() {
 
 #[test]
 fn no_match_and_each_stop_reason() {
-    // reference-rho.md §11 cases 55 and 60.
+    // Rho's pinned case 55 and 60.
     let ws = Ws::new(&[("a.txt", b""), ("b.txt", b""), ("c.txt", b"")]);
     assert_eq!(
         run(&ws, ".", &args("*.rs")).text,
@@ -205,7 +205,7 @@ fn no_match_and_each_stop_reason() {
 
 #[test]
 fn invalid_glob_names_the_pattern() {
-    // reference-rho.md §11 case 60.
+    // Rho's pinned case 60.
     let ws = Ws::new(&[]);
     let path = ws.path(".");
     let err = glob(&ws.scope(&path, "."), &args("a["), 64_000).unwrap_err();

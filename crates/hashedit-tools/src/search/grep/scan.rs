@@ -149,7 +149,7 @@ impl<'a> Scanner<'a> {
     /// Reads and searches one file of the walk.
     pub(super) fn scan(&mut self, file: WalkedFile) -> (String, Scan) {
         // A file the caller named is searched up to a larger size: it was
-        // asked for, not met on the way (code_puppy #903).
+        // asked for, not met on the way.
         let max_bytes = if file.relative.is_empty() {
             MAX_NAMED_GREP_FILE_BYTES
         } else {

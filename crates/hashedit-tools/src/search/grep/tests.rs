@@ -1,5 +1,5 @@
-//! grep tests: reference-rho.md §11 cases 49–61 in our wording, the
-//! product.md §3 item 7 improvements, and handed cases B08, B19, B21, D08.
+//! grep tests: Rho's pinned case 49–61 in our wording, the
+//! FORMAT.md §4.3 improvements, and handed cases B08, B19, B21, D08.
 
 use super::scan::Found;
 use super::*;
