@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::mutate::Lang;
+use crate::lang::Lang;
 
 /// Fewest lines of a corpus file.
 pub const MIN_LINES: usize = 30;

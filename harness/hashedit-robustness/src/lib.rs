@@ -43,6 +43,7 @@ pub mod dump;
 pub mod engine;
 pub mod forms;
 pub mod hunks;
+pub mod lang;
 pub mod literal;
 pub mod mistakes;
 pub mod mutate;

@@ -8,8 +8,6 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use hashedit_core::TagScheme;
 use hashedit_tools::{ContextLines, GrepArgs, OutputMode, Protection, ToolName, Workspace};
 
-use super::tool::path_text;
-
 #[derive(Debug, Parser)]
 #[command(
     name = "hashedit",
@@ -363,4 +361,12 @@ pub(super) fn at_least_one(value: &str) -> Result<usize, String> {
         Ok(n) => Ok(n),
         Err(e) => Err(e.to_string()),
     }
+}
+
+/// A path argument as the tools take it: the text itself, or, for bytes
+/// that are not UTF-8 (a raw `caf\xE9.txt` from the shell), each stray
+/// byte carried as the tools carry it (FORMAT.md §8.5), so the raw name and
+/// the quoted `"caf\xe9.txt"` that `ls` prints name the same file.
+pub(super) fn path_text(path: &std::ffi::OsStr) -> String {
+    hashedit_tools::os_to_raw(path).into_owned()
 }

@@ -10,7 +10,7 @@ use hashedit_tools::{
     SnapshotMemory, ToolContext, ToolName, ToolResult, WriteArgs,
 };
 
-use super::args::{Cli, Command};
+use super::args::{Cli, Command, path_text};
 use super::input::{read_bounded_text, read_stdin_text, stdin_carries_input};
 use super::progress::Progress;
 use crate::registry::Registry;
@@ -154,14 +154,6 @@ fn run_tool(cx: &ToolContext, command: Command) -> Result<ToolResult<(Outcome, P
             unreachable!("run() handles `mcp`, `setup`, `completions` and `man` before tools")
         }
     })
-}
-
-/// A path argument as the tools take it: the text itself, or, for bytes
-/// that are not UTF-8 (a raw `caf\xE9.txt` from the shell), each stray
-/// byte carried as the tools carry it (FORMAT.md §8.5), so the raw name and
-/// the quoted `"caf\xe9.txt"` that `ls` prints name the same file.
-pub(super) fn path_text(path: &std::ffi::OsStr) -> String {
-    hashedit_tools::os_to_raw(path).into_owned()
 }
 
 /// Runs `edit` on the document from `input` (a file) or stdin. The outer
