@@ -64,6 +64,16 @@ pub enum PlanError {
         /// The op at fault.
         op: OpRef,
     },
+    /// Deletions that leave first in a file without a BOM a line starting
+    /// with U+FEFF: at byte 0 that character would read as a byte order
+    /// mark, so the line would lose it and the file gain a BOM (FORMAT.md
+    /// §2, "U+FEFF in content").
+    LineWouldBecomeBom {
+        /// The deletion that removes the last line before it.
+        op: OpRef,
+        /// The original line that would come first.
+        line: usize,
+    },
     /// An insert whose gap lies inside a replaced or deleted span.
     InsertInsideSpan {
         /// The insert.
@@ -111,7 +121,8 @@ impl PlanError {
             }
             PlanError::RowWithLineBreak { .. }
             | PlanError::RowWithNul { .. }
-            | PlanError::RowWithBom { .. } => FailureClass::ParseError,
+            | PlanError::RowWithBom { .. }
+            | PlanError::LineWouldBecomeBom { .. } => FailureClass::ParseError,
         }
     }
 }
@@ -143,6 +154,10 @@ impl fmt::Display for PlanError {
             PlanError::RowWithBom { op } => write!(
                 f,
                 "{op} has a body row starting with U+FEFF (a byte order mark); hashedit keeps a file's own BOM and never adds one, so remove it from the row"
+            ),
+            PlanError::LineWouldBecomeBom { op, line } => write!(
+                f,
+                "{op} would make line {line} the file's first line, but line {line} starts with U+FEFF (zero width no-break space); at byte 0 that character reads as a byte order mark, which this file does not have, so line {line} would lose it; keep a line above it, or replace line {line} with its text after the U+FEFF"
             ),
             PlanError::Overlap { first, second } => write!(
                 f,
@@ -303,6 +318,9 @@ pub fn plan<'d>(ops: &'d [Hunk], text: &Text) -> Result<Plan<'d>, PlanError> {
             }
         }
     }
+    if !text.has_bom() {
+        first_line_stays_content(&spans, &inserts, text)?;
+    }
     let structural = spans
         .iter()
         .any(|(range, _)| range.len() >= STRUCTURAL_SPAN_LINES);
@@ -311,6 +329,45 @@ pub fn plan<'d>(ops: &'d [Hunk], text: &Text) -> Result<Plan<'d>, PlanError> {
         inserts,
         structural,
     })
+}
+
+/// Checks that the result's first line does not start with U+FEFF (which
+/// would turn into a BOM). Body rows never do (checked above), so only an
+/// original line left first by deletions can: walk the deleted spans from
+/// line 1, stopping at any row written before the next line.
+fn first_line_stays_content(
+    spans: &[(LineRange, &Hunk)],
+    inserts: &[(GapKey, &Hunk)],
+    text: &Text,
+) -> Result<(), PlanError> {
+    let rows_at = |gap: usize| inserts.iter().any(|((g, _), _)| *g == gap);
+    let mut next = 1;
+    let mut deleted_by = None;
+    for (range, op) in spans {
+        if rows_at(next - 1) || range.start != next {
+            break;
+        }
+        match op.kind {
+            HunkKind::Delete { .. } => {
+                deleted_by = Some(*op);
+                next = range.end + 1;
+            }
+            HunkKind::Replace { .. } | HunkKind::Insert { .. } => return Ok(()),
+        }
+    }
+    match deleted_by {
+        Some(op)
+            if !rows_at(next - 1)
+                && next <= text.line_count()
+                && text.line(next).starts_with('\u{FEFF}') =>
+        {
+            Err(PlanError::LineWouldBecomeBom {
+                op: OpRef::of(op),
+                line: next,
+            })
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Writes rows and resolves their endings as they go.

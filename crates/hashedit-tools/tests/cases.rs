@@ -764,3 +764,29 @@ fn trial_omp_scheme_refuses_files_with_lone_carriage_returns() {
     assert_eq!(err.kind, ErrorKind::UnsupportedEncoding);
     assert_eq!(fs::read(dir.path().join("o.txt")).unwrap(), b"a\rb\nc\n");
 }
+
+#[test]
+fn f01_a_line_starting_with_feff_is_never_turned_into_a_bom() {
+    // Found by the apply fuzz target: `CUT 1` left line 2, which starts
+    // with U+FEFF, at byte 0, where the file gained a BOM the preview hid.
+    let w = Ws::new();
+    let bytes = "\n\u{FEFF}x\ny\n".as_bytes();
+    w.put("f.txt", bytes);
+    let read = w.read("f.txt").unwrap();
+    let t = w.tag("f.txt");
+    assert_eq!(read.text, format!("[f.txt#{t}]\n1:\n2:\u{FEFF}x\n3:y"));
+    let err = w.edit(&format!("[f.txt#{t}]\nCUT 1")).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::ParseError);
+    assert!(
+        err.message.starts_with(
+            "f.txt: CUT 1 (document line 2) would make line 2 the file's first line, but line 2 \
+             starts with U+FEFF (zero width no-break space)"
+        ),
+        "{}",
+        err.message
+    );
+    assert_eq!(w.bytes("f.txt"), bytes);
+    // With line 1 replaced instead, the U+FEFF stays content of line 2.
+    w.edit(&format!("[f.txt#{t}]\nPUT 1:\n+top")).unwrap();
+    assert_eq!(w.bytes("f.txt"), "top\n\u{FEFF}x\ny\n".as_bytes());
+}

@@ -47,6 +47,7 @@ fn kind(result: Result<String, PlanError>) -> &'static str {
         Err(PlanError::RowWithLineBreak { .. }) => "row_with_line_break",
         Err(PlanError::RowWithNul { .. }) => "row_with_nul",
         Err(PlanError::RowWithBom { .. }) => "row_with_bom",
+        Err(PlanError::LineWouldBecomeBom { .. }) => "line_would_become_bom",
     }
 }
 
@@ -243,6 +244,58 @@ fn rows_that_would_change_the_encoding_are_refused() {
     );
     // A U+FEFF inside a row is an ordinary character.
     assert_eq!(run("one\n", "PUT 1:\n+a\u{FEFF}b").unwrap(), "a\u{FEFF}b\n");
+}
+
+#[test]
+fn handed_f01_a_line_starting_with_feff_never_becomes_a_bom() {
+    // Found by the apply fuzz target: deleting line 1 left line 2, which
+    // starts with U+FEFF, at byte 0, where it read as a BOM the file never
+    // had. Refused, naming the character and the line; nothing applies.
+    let f01 = "\n\u{FEFF}x\ny\n";
+    assert_eq!(
+        run(f01, "CUT 1").unwrap_err().to_string(),
+        "CUT 1 (document line 2) would make line 2 the file's first line, but line 2 starts with \
+         U+FEFF (zero width no-break space); at byte 0 that character reads as a byte order mark, \
+         which this file does not have, so line 2 would lose it; keep a line above it, or replace \
+         line 2 with its text after the U+FEFF"
+    );
+    // Several deletions in a row: the one that removes the line above it
+    // is named.
+    let file = "a\nb\n\u{FEFF}c\nd\n";
+    assert_eq!(
+        run(file, "CUT 1\nCUT 2"),
+        Err(PlanError::LineWouldBecomeBom {
+            op: OpRef {
+                line: 3,
+                header: "CUT 2".into()
+            },
+            line: 3
+        })
+    );
+    assert_eq!(kind(run(file, "CUT 1.=2")), "line_would_become_bom");
+    // Anything written above the line keeps it content: every op kind.
+    for (ops, want) in [
+        ("CUT 1\nPUT <2:\n+top", "top\n\u{FEFF}x\ny\n"),
+        ("CUT 1\nPUT >1:\n+top", "top\n\u{FEFF}x\ny\n"),
+        ("PUT <1:\n+top\nCUT 1", "top\n\u{FEFF}x\ny\n"),
+        ("PUT 1:\n+top", "top\n\u{FEFF}x\ny\n"),
+        ("CUT 1\nPUT 2:\n+x", "x\ny\n"),
+        ("CUT 1.=2", "y\n"),
+        ("CUT 1.=3", ""),
+        ("CUT 1.=3\nPUT >$:\n+z", "z\n"),
+        ("CUT 3", "\n\u{FEFF}x\n"),
+    ] {
+        assert_eq!(run(f01, ops).as_deref(), Ok(want), "{ops:?}");
+    }
+    // A file with a BOM keeps its own at byte 0, so a U+FEFF line after it
+    // stays content: the bytes read back as the same line.
+    let with_bom = "\u{FEFF}\n\u{FEFF}x\ny\n";
+    assert_eq!(run(with_bom, "CUT 1").unwrap(), "\u{FEFF}\u{FEFF}x\ny\n");
+    let text = Text::decode("\u{FEFF}\u{FEFF}x\ny\n".as_bytes()).unwrap();
+    assert_eq!(text.line(1), "\u{FEFF}x");
+    // U+FEFF later in the line, or on a line that does not come first.
+    assert_eq!(run("\nx\u{FEFF}\n", "CUT 1").unwrap(), "x\u{FEFF}\n");
+    assert_eq!(run("a\nb\n\u{FEFF}c\n", "CUT 1").unwrap(), "b\n\u{FEFF}c\n");
 }
 
 #[test]
