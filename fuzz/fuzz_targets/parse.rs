@@ -1,13 +1,8 @@
-//! Fuzzes the edit document parser: any input must parse or fail with an
-//! error, never panic, and an error must name a line of the document.
+//! Fuzz target `parse`: the property is `checks::parse` (fuzz/checks/mod.rs),
+//! which `cargo test` also runs on every input kept in fuzz/corpus/parse/.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
+#[path = "../checks/mod.rs"]
+mod checks;
 
-fuzz_target!(|data: &[u8]| {
-    let text = String::from_utf8_lossy(data);
-    match hashedit_core::parse(&text) {
-        Ok(doc) => assert!(!doc.sections.is_empty()),
-        Err(e) => assert!(e.line <= text.lines().count() + 1),
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::parse(data));
