@@ -380,8 +380,12 @@ fn extended_attributes_survive_write_and_edit() {
     let dir = workspace(&[("a.txt", "one\ntwo\n")]);
     let root = dir.path();
     let file = root.join("a.txt");
-    if xattr::set(&file, "user.origin", b"kept").is_err() {
-        eprintln!("SKIPPED: this file system takes no user.* attributes");
+    if let Err(e) = xattr::set(&file, "user.origin", b"kept") {
+        hashedit_skip::skip(
+            "extended_attributes_survive_write_and_edit",
+            "user.* attributes and ACLs kept by write and edit",
+            &format!("this file system takes no user.* attributes ({e})"),
+        );
         return;
     }
     // A POSIX ACL granting uid 4242 read access, in the kernel's xattr
@@ -399,7 +403,17 @@ fn extended_attributes_survive_write_and_edit() {
         acl.extend(perm.to_le_bytes());
         acl.extend(id.to_le_bytes());
     }
-    let with_acl = xattr::set(&file, "system.posix_acl_access", &acl).is_ok();
+    let with_acl = match xattr::set(&file, "system.posix_acl_access", &acl) {
+        Ok(()) => true,
+        Err(e) => {
+            hashedit_skip::skip(
+                "extended_attributes_survive_write_and_edit",
+                "a POSIX ACL kept by write and edit",
+                &format!("this file system takes no ACL ({e})"),
+            );
+            false
+        }
+    };
 
     let out = run(root, &["write", "a.txt"], "uno\ntwo\n");
     assert_eq!(out.code, Some(0), "{}", out.stderr);
@@ -440,7 +454,11 @@ fn a_bind_mounted_file_is_rewritten_in_place() {
     let dir = workspace(&[("mounted.txt", "old\n"), ("outside/source.txt", "old\n")]);
     let root = dir.path();
     if !succeeds("unshare", &["-m", "true"]) {
-        eprintln!("SKIPPED: no private mount namespaces here");
+        hashedit_skip::skip(
+            "a_bind_mounted_file_is_rewritten_in_place",
+            "a write to a bind-mounted file",
+            "unshare -m fails here (no private mount namespaces, or util-linux missing)",
+        );
         return;
     }
     let script = format!(
@@ -457,7 +475,14 @@ fn a_bind_mounted_file_is_rewritten_in_place() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     if String::from_utf8_lossy(&out.stderr).contains("mount:") {
-        eprintln!("SKIPPED: bind mounts not permitted here");
+        hashedit_skip::skip(
+            "a_bind_mounted_file_is_rewritten_in_place",
+            "a write to a bind-mounted file",
+            &format!(
+                "mount --bind is not permitted here: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ),
+        );
         return;
     }
     assert!(
@@ -492,7 +517,11 @@ fn an_immutable_file_is_named_immutable() {
     let file = root.join("frozen.txt");
     let path = file.to_str().unwrap();
     if !succeeds("chattr", &["+i", path]) {
-        eprintln!("SKIPPED: chattr +i not permitted here");
+        hashedit_skip::skip(
+            "an_immutable_file_is_named_immutable",
+            "the refusal of an immutable file",
+            "chattr +i fails here (needs root and e2fsprogs, on a file system with the flag)",
+        );
         return;
     }
     let out = run(root, &["write", "frozen.txt"], "b\n");
@@ -743,9 +772,16 @@ fn a_dry_run_diff_stays_well_formed_with_a_lone_cr() {
             child.stdin.take().unwrap().write_all(diff.as_bytes())?;
             child.wait()
         });
-    if let Ok(status) = applied {
-        assert!(status.success());
-        assert_eq!(fs::read(root.join("cr.txt")).unwrap(), b"a\rb\nC\n");
+    match applied {
+        Ok(status) => {
+            assert!(status.success());
+            assert_eq!(fs::read(root.join("cr.txt")).unwrap(), b"a\rb\nC\n");
+        }
+        Err(e) => hashedit_skip::skip(
+            "a_dry_run_diff_stays_well_formed_with_a_lone_cr",
+            "that patch(1) applies the dry-run diff",
+            &format!("patch does not run ({e})"),
+        ),
     }
 }
 

@@ -81,7 +81,11 @@ fn strace_works() -> bool {
 #[test]
 fn crash_smoke_kills_at_exact_system_calls() {
     if !strace_works() {
-        eprintln!("SKIPPED: strace is not installed or cannot trace here");
+        hashedit_skip::skip(
+            "crash_smoke_kills_at_exact_system_calls",
+            "kills at exact system calls",
+            "strace is not installed or cannot trace here",
+        );
         return;
     }
     let dir = tempfile::tempdir().unwrap();

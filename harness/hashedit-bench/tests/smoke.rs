@@ -7,8 +7,10 @@
 //! The suite needs `python3` and the `hashedit` binary next to this
 //! package's `hashedit-bench` (a workspace build makes both). When either
 //! is missing the test says so and passes, unless
-//! `HASHEDIT_REQUIRE_PEERS=1` (as `scripts/test` sets), which makes it a
-//! failure.
+//! `HASHEDIT_REQUIRE_PEERS=1` (as `scripts/test` sets) or
+//! `HASHEDIT_REQUIRE_ALL=1` (as `.ci/run` sets), which make it a failure.
+//! The same holds for the grep rows, which need the ripgrep the script
+//! finds (`scripts/install-peers` pins one under `target/peers/ripgrep`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -20,7 +22,7 @@ fn required() -> bool {
 
 fn skip(why: &str) {
     assert!(!required(), "bench smoke: {why} (HASHEDIT_REQUIRE_PEERS=1)");
-    eprintln!("SKIPPED bench smoke: {why}");
+    hashedit_skip::skip("bench_smoke_produces_its_table", "the bench smoke", why);
 }
 
 #[test]
@@ -51,8 +53,14 @@ fn bench_smoke_produces_its_table() {
         .map_or_else(|| repo.join("target").join("real-edits-corpus"), Into::into);
     let tokens = robustness.is_file() && corpus.join("MANIFEST").is_file();
     if !tokens {
-        eprintln!(
-            "bench smoke: no hashedit-robustness or real-edit corpus: the tokens workload is left out"
+        assert!(
+            !required(),
+            "bench smoke: no hashedit-robustness binary or real-edit corpus for the tokens workload (HASHEDIT_REQUIRE_PEERS=1)"
+        );
+        hashedit_skip::skip(
+            "bench_smoke_produces_its_table",
+            "the tokens workload",
+            "no hashedit-robustness binary beside it or no real-edit corpus",
         );
     }
     let started = Instant::now();
@@ -106,8 +114,20 @@ fn bench_smoke_produces_its_table() {
     // script fails on a failed check, and here every check must be present
     // and passed.
     let checks = json["checks"].as_array().expect("results.json has checks");
-    // The grep rows need ripgrep (the peer); without it they are skipped.
-    let has_rg = Command::new("rg").arg("--version").output().is_ok();
+    // The grep rows need ripgrep (the peer): the script records the one it
+    // found, and without one it runs no grep row.
+    let has_rg = !json["meta"]["versions"]["rg"].is_null();
+    if !has_rg {
+        assert!(
+            !required(),
+            "bench smoke: no ripgrep for the grep rows (HASHEDIT_REQUIRE_PEERS=1)"
+        );
+        hashedit_skip::skip(
+            "bench_smoke_produces_its_table",
+            "the grep rows (ours vs rg)",
+            "scripts/bench found no ripgrep (scripts/install-peers installs one)",
+        );
+    }
     let mut kinds: Vec<&str> = vec!["read ", "edit "];
     if has_rg {
         kinds.push("grep ");

@@ -10,6 +10,7 @@
 //! | `HASHEDIT_BUN` | the Bun executable | `<peers>/node_modules/.bin/bun` |
 //! | `HASHEDIT_OMP_DIR` | the `@oh-my-pi/hashline` package directory | `<peers>/node_modules/@oh-my-pi/hashline` |
 //! | `HASHEDIT_REQUIRE_PEERS` | `1`: a missing peer fails the test instead of skipping it | unset |
+//! | `HASHEDIT_REQUIRE_ALL` | `1`: the same, and every other skip fails too (`hashedit-skip`) | unset |
 //!
 //! Rho needs no installation: it is a Cargo dependency of this crate.
 
@@ -106,9 +107,11 @@ pub fn omp() -> Result<OmpInstall, Missing> {
     Ok(OmpInstall { bun, package_dir })
 }
 
-/// True when `HASHEDIT_REQUIRE_PEERS=1`: missing peers fail tests.
+/// True when `HASHEDIT_REQUIRE_PEERS=1` or `HASHEDIT_REQUIRE_ALL=1`:
+/// missing peers fail tests.
 pub fn peers_required() -> bool {
     std::env::var("HASHEDIT_REQUIRE_PEERS").is_ok_and(|v| v.trim() == "1")
+        || hashedit_skip::all_required()
 }
 
 /// Unwraps a located peer, or handles its absence for a test named `test`:
@@ -118,7 +121,7 @@ pub fn or_skip<T>(test: &str, found: Result<T, Missing>) -> Option<T> {
     match found {
         Ok(peer) => Some(peer),
         Err(missing) if peers_required() => {
-            panic!("{test}: {missing} (HASHEDIT_REQUIRE_PEERS=1)")
+            panic!("{test}: {missing} (HASHEDIT_REQUIRE_PEERS=1 or HASHEDIT_REQUIRE_ALL=1)")
         }
         Err(missing) => {
             eprintln!();

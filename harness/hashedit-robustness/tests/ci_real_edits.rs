@@ -13,7 +13,8 @@
 //! printed above them.
 //!
 //! Without the corpus the test is skipped loudly, unless
-//! `HASHEDIT_REQUIRE_CORPUS=1` (scripts/test sets it): then it fails.
+//! `HASHEDIT_REQUIRE_CORPUS=1` (scripts/test sets it) or
+//! `HASHEDIT_REQUIRE_ALL=1`: then it fails.
 
 use std::collections::BTreeMap;
 
@@ -60,7 +61,11 @@ fn real_edits_land_exactly_as_pinned() {
             panic!("{e} (HASHEDIT_REQUIRE_CORPUS=1)")
         }
         Err(e) => {
-            eprintln!("\n=== SKIPPED real-edit slice: {e} ===\n");
+            hashedit_skip::skip(
+                "real_edits_land_exactly_as_pinned",
+                "the real-edit slice",
+                &e.to_string(),
+            );
             return;
         }
     };

@@ -16,13 +16,14 @@ pub(crate) fn peers_dir() -> PathBuf {
         .unwrap_or_else(|| repo().join("target/peers"))
 }
 
-/// Says a peer is missing: fails under `HASHEDIT_REQUIRE_PEERS=1`, else
-/// prints a notice the test log cannot hide.
+/// Says a peer is missing: fails under `HASHEDIT_REQUIRE_PEERS=1` or
+/// `HASHEDIT_REQUIRE_ALL=1`, else prints a notice the test log cannot hide.
 pub(crate) fn missing(peer: &str, why: &str) {
-    let required = std::env::var("HASHEDIT_REQUIRE_PEERS").is_ok_and(|v| v == "1");
+    let required = std::env::var("HASHEDIT_REQUIRE_PEERS").is_ok_and(|v| v == "1")
+        || hashedit_skip::all_required();
     assert!(
         !required,
-        "{peer} is required (HASHEDIT_REQUIRE_PEERS=1) but {why}; run scripts/install-peers"
+        "{peer} is required (HASHEDIT_REQUIRE_PEERS=1 or HASHEDIT_REQUIRE_ALL=1) but {why}; run scripts/install-peers"
     );
     eprintln!(
         "\n========================================================================\n\

@@ -223,9 +223,17 @@ fn unreadable_files_are_opened_by_root_only() {
     std::fs::write(&path, b"s").unwrap();
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000)).unwrap();
     let result = open_regular(&ws, &resolve(&ws, "secret.txt"));
-    if rustix::process::geteuid().is_root() {
+    let test = "unreadable_files_are_opened_by_root_only";
+    if hashedit_skip::runs_as(hashedit_skip::Privilege::Root, test, "that root opens it") {
         assert!(result.is_ok());
-    } else {
-        assert_eq!(result.unwrap_err().kind, ErrorKind::PermissionDenied);
+    }
+    if hashedit_skip::runs_as(
+        hashedit_skip::Privilege::Unprivileged,
+        test,
+        "that others are refused",
+    ) {
+        let error = result.err().unwrap();
+        assert_eq!(error.kind, ErrorKind::PermissionDenied);
+        assert_eq!(error.message, "cannot open secret.txt: Permission denied");
     }
 }
