@@ -15,7 +15,7 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use hashedit_blocks::{Language, TreeSitterBlocks, language_for_path, supported_languages};
 use hashedit_core::stages::NoBlocks;
@@ -260,10 +260,10 @@ fn size_limit_leaves_the_file_unparsed() {
 #[test]
 fn parse_timeout_cancels_the_parse() {
     let text = "function f() {\n  if (a) {\n    g(1, [2, 3], { k: 4 });\n  }\n}\n".repeat(20_000);
+    // A zero budget: tree-sitter stops at its first check, so the index
+    // holds no parse (a parse that ignored the budget would be complete).
     let blocks = TreeSitterBlocks::new().with_parse_timeout(Duration::ZERO);
-    let started = Instant::now();
     let index = blocks.index_path("big.js", &text).unwrap();
-    assert!(started.elapsed() < Duration::from_secs(2));
     assert!(!index.is_parsed());
     assert_eq!(index.block_at(1), PARSE_ERROR);
     assert_eq!(index.next_block(1), None);
@@ -316,7 +316,6 @@ fn deep_nesting_is_handled() {
     // One bracket a line.
     let text = format!("{}{}", "[\n".repeat(depth), "]\n".repeat(depth));
     let index = blocks.index_path("deep.json", &text).unwrap();
-    let started = Instant::now();
     assert_eq!(index.block_at(1), block(1, 2 * depth));
     assert_eq!(index.block_at(depth), block(depth, depth + 1));
     assert_eq!(
@@ -337,7 +336,6 @@ fn deep_nesting_is_handled() {
         index.block_at(depth + 1),
         BlockResolution::Unresolvable(Unresolvable::NotABlockStart)
     );
-    assert!(started.elapsed() < Duration::from_secs(10));
     // Unclosed.
     let text = "[\n".repeat(depth);
     let index = blocks.index_path("deep.json", &text).unwrap();

@@ -629,39 +629,6 @@ async fn exactly_one_lands_against_put_2(other: Racer) {
     finish(client, server).await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn calls_run_concurrently() {
-    // An edit waits for a file lock that another program holds; meanwhile a
-    // read of another file is answered. Served one at a time, the read
-    // would wait behind the edit.
-    let fixture = Fixture::with(&[("locked.txt", "a\n"), ("free.txt", "b\n")]);
-    let mut raw = Raw::start(&fixture, ServerOptions::default());
-    raw.initialize("2025-11-25").await;
-    let holder = std::fs::File::open(fixture.path("locked.txt")).unwrap();
-    holder.lock().unwrap();
-    let tag = fixture.workspace().tag_scheme().tag_of(b"a\n").to_string();
-    raw.send(
-        &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-        "name": "edit", "arguments": {"input": format!("[locked.txt#{tag}]\nPUT 1:\n+A")}}}),
-    )
-    .await;
-    // Give the edit time to reach the lock.
-    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    raw.send(
-        &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-        "name": "read_file", "arguments": {"path": "free.txt"}}}),
-    )
-    .await;
-    let first = raw.recv().await;
-    assert_eq!(first["id"], 2, "the read is not held up: {first}");
-    holder.unlock().unwrap();
-    let second = raw.recv().await;
-    assert_eq!(second["id"], 1);
-    assert_eq!(second["result"]["isError"], false, "{second}");
-    assert_eq!(fixture.get("locked.txt"), "A\n");
-    raw.close().await.unwrap();
-}
-
 /// A block grammar for tests: the block on line N is N and N+1.
 struct PairBlocks;
 

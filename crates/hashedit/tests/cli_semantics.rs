@@ -571,8 +571,8 @@ fn a_signal_during_a_large_write_leaves_no_temp_file() {
             .unwrap()
             .write_all(content.as_bytes())
             .unwrap();
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-        while temp_files(root).is_empty() && std::time::Instant::now() < deadline {
+        // Poll for the event: the temp file appears, or the write is done.
+        while temp_files(root).is_empty() {
             if child.try_wait().unwrap().is_some() {
                 break;
             }
@@ -788,33 +788,71 @@ fn a_dry_run_diff_stays_well_formed_with_a_lone_cr() {
 #[test]
 fn long_work_on_a_terminal_shows_progress_on_stderr_and_erases_it() {
     if !succeeds("script", &["-qec", "true", "/dev/null"]) {
-        eprintln!("SKIPPED: script(1) is not installed");
+        hashedit_skip::skip(
+            "long_work_on_a_terminal_shows_progress_on_stderr_and_erases_it",
+            "progress on a terminal",
+            "script(1) (util-linux) does not run here",
+        );
         return;
     }
     let dir = workspace(&[("a.txt", "a\n")]);
-    // stdin arrives after 1.7 s: the write runs that long, on a terminal
-    // that script(1) provides.
+    // The write reads its content from a FIFO that gets it only once the
+    // progress line is on the terminal (script(1) provides one): the
+    // event, not a sleep, decides when the write may finish.
+    let fifo = dir.path().join("content.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
     let command = format!(
-        "(sleep 1.7; printf 'b\\n') | HASHEDIT_REGISTRY=off {} --root {} write a.txt",
+        "HASHEDIT_REGISTRY=off {} --root {} write a.txt < {}",
         env!("CARGO_BIN_EXE_hashedit"),
-        dir.path().display()
+        dir.path().display(),
+        fifo.display()
     );
-    let out = Command::new("script")
+    let mut script = Command::new("script")
         .args(["-qec", &command, "/dev/null"])
-        .output()
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .spawn()
         .unwrap();
-    let seen = String::from_utf8_lossy(&out.stdout);
-    // The first line comes after about a second (the exact tenth depends
-    // on the machine's load).
-    assert!(
-        seen.starts_with("\r\x1b[Khashedit: write still running after 1."),
+    let mut terminal = script.stdout.take().unwrap();
+    // Opening blocks until the shell opens the FIFO to read it.
+    let mut content = fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+    const PREFIX: &str = "\r\x1b[Khashedit: write still running after ";
+    const SUFFIX: &str = " s (Ctrl-C stops it; nothing half-written is left)";
+    let mut seen = Vec::new();
+    let mut chunk = [0u8; 256];
+    while !String::from_utf8_lossy(&seen).contains(SUFFIX) {
+        let n = std::io::Read::read(&mut terminal, &mut chunk).unwrap();
+        assert!(n > 0, "the terminal closed before any progress: {seen:?}");
+        seen.extend_from_slice(&chunk[..n]);
+    }
+    content.write_all(b"b\n").unwrap();
+    drop(content);
+    std::io::Read::read_to_end(&mut terminal, &mut seen).unwrap();
+    assert!(script.wait().unwrap().success());
+    let seen = String::from_utf8(seen).unwrap();
+    // Every progress line names the seconds the write has run (by its own
+    // clock), and the last one is erased before the result is printed.
+    let (progress, result) = seen.rsplit_once("\r\x1b[K").unwrap();
+    assert_eq!(
+        result,
+        format!("replaced a.txt\r\n\r\n[a.txt#{}]\r\n1:b\r\n", tag(b"b\n")),
         "{seen:?}"
     );
-    // Erased before the result is printed.
-    assert!(
-        seen.contains("s (Ctrl-C stops it; nothing half-written is left)\r\x1b[Kreplaced a.txt"),
-        "{seen:?}"
-    );
+    let lines: Vec<&str> = progress.split(PREFIX).collect();
+    assert_eq!(lines[0], "", "{seen:?}");
+    for line in &lines[1..] {
+        let seconds = line
+            .strip_suffix(SUFFIX)
+            .unwrap_or_else(|| panic!("{seen:?}"));
+        let tenths = seconds
+            .split_once('.')
+            .unwrap_or_else(|| panic!("{seen:?}"));
+        assert!(
+            tenths.0.parse::<u32>().unwrap() >= 1 && tenths.1.len() == 1,
+            "{seen:?}"
+        );
+    }
     assert_eq!(fs::read_to_string(dir.path().join("a.txt")).unwrap(), "b\n");
 }
 

@@ -1,26 +1,20 @@
 //! Hostile inputs through the real binary (issue 5, scope item 4): each
-//! gets a clear error — the exact kind and a fragment of the message — in
-//! bounded time, and leaves every file in and around the workspace exactly
-//! as it was. The size cases (a 1 GiB line, a 2 GiB file, a million ops)
+//! gets a clear error — the exact kind and a fragment of the message —
+//! without blocking (a call that blocked, say on a FIFO, would hang the
+//! test: no clock decides), and leaves every file in and around the
+//! workspace exactly as it was. The size cases (a 1 GiB line, a 2 GiB file, a million ops)
 //! are measured by `hashedit-stress bench`, not timed here (see
 //! docs/RELIABILITY.md).
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::os::unix::fs::{MetadataExt, PermissionsExt, symlink};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-
-/// A guard against hangs, not a speed target: a call that blocks (say, on
-/// a FIFO) is killed and fails the test after this long. Every call here
-/// takes milliseconds; the margin keeps a loaded CI machine from tripping
-/// it.
-const DEADLINE: Duration = Duration::from_secs(120);
 
 /// A workspace `proj` with a prefix sibling `proj-evil` and an outside
 /// directory, under one temp dir.
@@ -146,7 +140,7 @@ impl Outcome {
 }
 
 /// Runs `hashedit --root ROOT --json ARGS` with `stdin`, as `user` when
-/// given, and fails the test if it takes longer than [`DEADLINE`].
+/// given, and waits for it to exit.
 fn run_as(root: &Path, args: &[&str], stdin: &[u8], user: Option<(u32, u32)>) -> Outcome {
     let mut command = Command::new(env!("CARGO_BIN_EXE_hashedit"));
     command
@@ -167,33 +161,11 @@ fn run_as(root: &Path, args: &[&str], stdin: &[u8], user: Option<(u32, u32)>) ->
     let feeder = std::thread::spawn(move || {
         let _ = pipe.write_all(&input);
     });
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if started.elapsed() > DEADLINE {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("hashedit {args:?} did not finish within {DEADLINE:?}");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
+    let output = child.wait_with_output().unwrap();
     let _ = feeder.join();
-    let mut stdout = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut stdout)
-        .unwrap();
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
+    let status = output.status;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     Outcome {
         code: status.code(),
         json: serde_json::from_str(stdout.trim()).unwrap_or(Value::Null),

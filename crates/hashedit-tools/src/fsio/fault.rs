@@ -47,6 +47,10 @@ pub(crate) enum Point {
     /// Copying one extended attribute onto a temp file (display: the
     /// attribute's name).
     SetXattr,
+    /// A lock attempt found another writer holding the lock, before the
+    /// pause (display: the file). Only observed: an error the hook returns
+    /// is ignored, so a test can learn that a locker is waiting.
+    LockBusy,
 }
 
 type Hook = Box<dyn FnMut(Point, &str) -> Option<io::Error>>;

@@ -302,6 +302,7 @@ fn acquire(file: &File, display: &str, deadline: Instant) -> ToolResult<()> {
                 ));
             }
         }
+        let _ = fault!(LockBusy, display);
         let now = Instant::now();
         if now >= deadline {
             return Err(timed_out(display));

@@ -49,21 +49,41 @@ fn lock_times_out_with_exact_message() {
     );
 }
 
+/// Runs `lock_existing` on `path` on a new thread and returns once that
+/// thread has found the lock held (the `LockBusy` fault point), with the
+/// thread's handle.
+fn waiting_locker(
+    ws: &crate::workspace::Workspace,
+    path: &ResolvedPath,
+) -> std::thread::JoinHandle<ToolResult<LockedFile>> {
+    use crate::fsio::fault::{self, Point};
+    let (busy_tx, busy_rx) = mpsc::channel();
+    let ws = ws.clone();
+    let path = path.clone();
+    let waiter = std::thread::spawn(move || {
+        fault::set(move |point, _| {
+            if point == Point::LockBusy {
+                let _ = busy_tx.send(());
+            }
+            None
+        });
+        let locked = lock_existing(&ws, &path, 100);
+        fault::clear();
+        locked
+    });
+    busy_rx.recv().expect("the locker found the lock held");
+    waiter
+}
+
 #[test]
 fn waits_for_a_short_lock() {
     let (_dir, ws) = empty_workspace();
     std::fs::write(ws.root().join("f.txt"), b"a\n").unwrap();
     let holder = hold_flock(&ws.root().join("f.txt"));
-    let (tx, rx) = mpsc::channel();
-    let releaser = std::thread::spawn(move || {
-        rx.recv().unwrap();
-        std::thread::sleep(Duration::from_millis(30));
-        drop(holder);
-    });
-    tx.send(()).unwrap();
-    let locked = lock_existing(&ws, &resolve(&ws, "f.txt"), 100).unwrap();
+    let waiter = waiting_locker(&ws, &resolve(&ws, "f.txt"));
+    drop(holder);
+    let locked = waiter.join().unwrap().unwrap();
     assert_eq!(locked.original, b"a\n");
-    releaser.join().unwrap();
 }
 
 #[test]
@@ -131,21 +151,10 @@ fn a_waiter_follows_a_replace_to_the_new_inode() {
     let path = resolve(&ws, "f.txt");
     let mut first = lock_existing(&ws, &path, 100).unwrap();
     let old_ino = first.meta.ino;
-    let (started_tx, started_rx) = mpsc::channel();
-    let waiter = {
-        let ws = ws.clone();
-        let path = path.clone();
-        std::thread::spawn(move || {
-            started_tx.send(()).unwrap();
-            lock_existing(&ws, &path, 100)
-        })
-    };
-    started_rx.recv().unwrap();
-    std::thread::sleep(Duration::from_millis(50));
+    let waiter = waiting_locker(&ws, &path);
     replace(&mut first, b"new\n").unwrap();
     let new_ino = first.meta.ino;
     assert_ne!(old_ino, new_ino);
-    std::thread::sleep(Duration::from_millis(50));
     drop(first);
     let second = waiter.join().unwrap().unwrap();
     assert_eq!(second.original, b"new\n");
