@@ -103,8 +103,17 @@ fn runtime() -> &'static tokio::runtime::Runtime {
 /// (Rho's tools keep no session state between calls).
 #[derive(Clone)]
 pub struct Rho {
-    host: ToolHost,
+    engine: Engine,
     root: PathBuf,
+}
+
+/// What answers a [`Rho`]'s calls.
+#[derive(Clone)]
+enum Engine {
+    /// Rho's tools on the SDK's tool host.
+    Sdk(ToolHost),
+    /// No engine: every call fails at the host level with this message.
+    Failing(String),
 }
 
 impl std::fmt::Debug for Rho {
@@ -161,7 +170,21 @@ impl Rho {
             builder = builder.tool_shared(tool);
         }
         let host = builder.build().map_err(|e| format!("Rho tool host: {e}"))?;
-        Ok(Rho { host, root })
+        Ok(Rho {
+            engine: Engine::Sdk(host),
+            root,
+        })
+    }
+
+    /// A stand-in for Rho over `workspace_dir` whose every call fails at
+    /// the host level ([`FailureKind::Host`]) with `message`, as a broken
+    /// SDK or a changed API would. The differential tests point their
+    /// peer at it to show that a peer failing every call fails their run.
+    pub fn failing(workspace_dir: impl AsRef<Path>, message: &str) -> Rho {
+        Rho {
+            engine: Engine::Failing(message.to_string()),
+            root: workspace_dir.as_ref().to_path_buf(),
+        }
     }
 
     /// The workspace directory.
@@ -171,8 +194,17 @@ impl Rho {
 
     /// Calls tool `name` with JSON `arguments`, as a model would.
     pub fn call(&self, name: &str, arguments: Value) -> Reply {
+        let host = match &self.engine {
+            Engine::Sdk(host) => host,
+            Engine::Failing(message) => {
+                return Reply {
+                    text: message.clone(),
+                    failure: Some(FailureKind::Host),
+                };
+            }
+        };
         let call = ToolHostCall::new(name, arguments);
-        let outcome = runtime().block_on(async { self.host.invoke(call).await });
+        let outcome = runtime().block_on(async { host.invoke(call).await });
         match outcome {
             Ok(output) if output.is_failure() => Reply {
                 text: output.content().to_string(),

@@ -41,74 +41,92 @@ const CATALOGUE: &[Intended] = &[
     Intended {
         name: "mixed_eol",
         reason: "FORMAT.md §6.3: untouched lines keep their endings; Rho rewrites every line with the file's dominant ending",
+        ceiling: 6,
     },
     Intended {
         name: "cr_line_structure",
         reason: "FORMAT.md §6.3: Rho's one-ending rewrite turns a lone CR or a doubled CR into a different line structure; we keep the bytes",
+        ceiling: 3,
     },
     Intended {
         name: "bom_kept",
         reason: "FORMAT.md §2: the BOM stays at byte 0 when line 1 is replaced; Rho drops it",
+        ceiling: 2,
     },
     Intended {
         name: "bom_hidden",
         reason: "FORMAT.md §2: the BOM is never shown as content; Rho shows it at the start of row 1",
+        ceiling: 6,
     },
     Intended {
         name: "bom_only_file_empty",
         reason: "FORMAT.md §2: a file holding only a BOM has no lines for us; Rho sees one line holding U+FEFF",
+        ceiling: 6,
     },
     Intended {
         name: "gt_end_of_span",
         reason: "FORMAT.md §6.3: `PUT >E:` on the last line of a replaced span is allowed (rows follow the replacement); Rho refuses it",
+        ceiling: 2,
     },
     Intended {
         name: "superset_spelling",
         reason: "FORMAT.md §2/§4: omp spellings (separators …, `.`, `=`; `CUT N:`; envelopes; apply_patch header noise) are accepted with a warning; Rho rejects them",
+        ceiling: 15,
     },
     Intended {
         name: "read_budget",
         reason: "read_file: an over-budget read stops at the last whole row with a footer; Rho cuts mid-row and appends [truncated] (a model never copies half a row)",
+        ceiling: 6,
     },
     Intended {
         name: "write_read_output",
         reason: "handed case D14: write refuses content that looks like pasted read output; Rho writes it",
+        ceiling: 3,
     },
     Intended {
         name: "huge_file_stream",
         reason: "FORMAT.md §4.2: whole-file reads of files over 25 MiB stream in bounded memory; Rho refuses them",
+        ceiling: 2,
     },
     Intended {
         name: "duplicate_span_once",
         reason: "FORMAT.md §5.8: a span op repeated verbatim is one unambiguous intent, applied once with a warning; Rho refuses it as overlapping",
+        ceiling: 2,
     },
     Intended {
         name: "empty_last_line",
         reason: "FORMAT.md §6.3: deleting the last line of a file without a final newline keeps an empty line before it (with its ending); Rho's rewrite turns that line into the final newline and loses it",
+        ceiling: 2,
     },
     Intended {
         name: "binary_refused",
         reason: "FORMAT.md §4.5: a file with NUL bytes is binary: read_file refuses it with no tag; Rho shows it as text",
+        ceiling: 2,
     },
     Intended {
         name: "fault_order",
         reason: "REPORTED, pending a decision: a document with both an out-of-range op and colliding ops is refused by both; we name the range fault first, Rho the collision it meets first in document order",
+        ceiling: 2,
     },
     Intended {
         name: "duplicate_insert_once",
         reason: "FORMAT.md §5.8: an insert repeated verbatim (same gap, same rows) is one unambiguous intent, applied once with a warning; Rho inserts the rows twice",
+        ceiling: 2,
     },
     Intended {
         name: "indent_style",
         reason: "FORMAT.md §5.8: body rows indented in the other style (tabs vs spaces) than the lines around them are refused (never converted); Rho writes them. Checked: our refusal names a row the restated rule flags, and the document with those rows re-indented must then agree or be explained",
+        ceiling: 3,
     },
     Intended {
         name: "numbered_rows",
         reason: "FORMAT.md §5.8: body rows numbered as a read prints them (`+12:text`, counting up from the op's own line) are repaired when the numbers are exactly the replaced lines' (FORMAT.md §7.6), else refused with the rows unnumbered as the fix; Rho writes the numbers into the file. Checked: the op our refusal names is the first the restated rule flags, and the document with the numbers taken off must then agree or be explained",
+        ceiling: 2,
     },
     Intended {
         name: "failure_prose",
         reason: "FORMAT.md §2: prose is ours; both failed with the same class and the same snapshot shape",
+        ceiling: 40,
     },
 ];
 
@@ -178,7 +196,7 @@ fn irregular_endings(original: &[u8]) -> bool {
         if line.contains('\r') {
             return true;
         }
-        if ending != hashedit_core::stages::Ending::None {
+        if ending != hashedit_core::Ending::None {
             kinds.insert(format!("{ending:?}"));
         }
     }
@@ -1052,6 +1070,15 @@ fn gen_doc(rng: &mut Rng, files: &[&FileInfo]) -> DocModel {
 /// Files after a call, by position in a list of names; `None` when gone.
 type FileStates = Vec<Option<Vec<u8>>>;
 
+/// Which Rho a run drives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Peer {
+    /// Rho's real engine.
+    Rho,
+    /// [`Rho::failing`]: every call fails, as a broken peer would.
+    Failing,
+}
+
 /// One workspace per engine, holding the same files.
 struct Pair {
     ours: Ours,
@@ -1060,10 +1087,13 @@ struct Pair {
 }
 
 impl Pair {
-    fn new() -> Pair {
+    fn new(peer: Peer) -> Pair {
         let ours = Ours::new(TagScheme::Rho);
         let dir = tempfile::tempdir().expect("temp dir");
-        let rho = Rho::new(dir.path()).expect("Rho host");
+        let rho = match peer {
+            Peer::Rho => Rho::new(dir.path()).expect("Rho host"),
+            Peer::Failing => Rho::failing(dir.path(), "stub: the Rho host is gone"),
+        };
         Pair {
             ours,
             _rho_dir: dir,
@@ -1098,6 +1128,9 @@ fn rho_reply(reply: hashedit_peers::rho::Reply) -> Reply {
 }
 
 fn rho_class(kind: FailureKind, text: &str) -> Class {
+    if kind == FailureKind::Host {
+        return Class::PeerFailed;
+    }
     // Only the message: the live snapshot after it shows file rows, whose
     // words ("overlapping", "outside the file" in a corpus file) must not
     // decide the class.
@@ -1287,6 +1320,7 @@ struct Check<'a> {
     seed: u64,
     case: usize,
     kind: &'static str,
+    peer: Peer,
 }
 
 impl Check<'_> {
@@ -1305,6 +1339,20 @@ impl Check<'_> {
     }
 
     fn settle(&self, sides: &Sides, cats: BTreeSet<&'static str>, context: &str) {
+        if sides.rho.class == Class::PeerFailed {
+            self.tally.peer_failed(
+                self.kind,
+                format!(
+                    "[{}] seed {:#x} case {}: Rho failed: {}\n{}",
+                    self.kind,
+                    self.seed,
+                    self.case,
+                    sides.rho.text,
+                    common::clip_lines(context, 30)
+                ),
+            );
+            return;
+        }
         let mut cats = cats;
         let left = differences(sides);
         if left.is_empty() {
@@ -1556,7 +1604,7 @@ fn context_of(files: &[(String, Vec<u8>)], doc: &str) -> String {
 // The case kinds.
 
 fn edit_case(check: &Check, rng: &mut Rng, corpus: &[CorpusFile]) {
-    let pair = Pair::new();
+    let pair = Pair::new(check.peer);
     let first = pick_file(rng, corpus);
     let mut files = vec![(first.name.clone(), first.bytes.clone())];
     if rng.percent(12) {
@@ -1689,7 +1737,7 @@ fn pick_file<'a>(rng: &mut Rng, corpus: &'a [CorpusFile]) -> &'a CorpusFile {
 }
 
 fn read_case(check: &Check, rng: &mut Rng, corpus: &[CorpusFile]) {
-    let pair = Pair::new();
+    let pair = Pair::new(check.peer);
     let file = pick_file(rng, corpus);
     pair.put(&file.name, &file.bytes);
     let total = FileInfo::new(&file.name, &file.bytes).lines.len();
@@ -1796,7 +1844,7 @@ fn explain_read_budget(sides: &mut Sides, cats: &mut BTreeSet<&'static str>) {
 }
 
 fn write_case(check: &Check, rng: &mut Rng, corpus: &[CorpusFile]) {
-    let pair = Pair::new();
+    let pair = Pair::new(check.peer);
     let existing = pick_file(rng, corpus);
     pair.put(&existing.name, &existing.bytes);
     let path = if rng.percent(50) {
@@ -1841,7 +1889,7 @@ fn write_case(check: &Check, rng: &mut Rng, corpus: &[CorpusFile]) {
 }
 
 fn grep_case(check: &Check, rng: &mut Rng, corpus: &[CorpusFile]) {
-    let pair = Pair::new();
+    let pair = Pair::new(check.peer);
     let file = pick_file(rng, corpus);
     pair.put(&file.name, &file.bytes);
     let info = FileInfo::new(&file.name, &file.bytes);
@@ -1922,9 +1970,14 @@ fn run_parallel(cases: usize, work: impl Fn(usize) + Sync) {
 /// Reads, edits, writes and greps from the seeded generator.
 #[test]
 fn rho_differential() {
+    run_differential(Peer::Rho, common::seed(), common::case_count(400))
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// Runs `cases` cases of the differential against `peer`; the verdict of
+/// [`Tally::finish`].
+fn run_differential(peer: Peer, seed: u64, cases: usize) -> Result<(), String> {
     let started = Instant::now();
-    let seed = common::seed();
-    let cases = common::case_count(400);
     let corpus = corpus::standard(300_000);
     assert!(corpus.len() > 20, "corpus too small: {}", corpus.len());
     let tally = Tally::new("diff_rho", CATALOGUE);
@@ -1941,6 +1994,7 @@ fn rho_differential() {
             seed,
             case: i,
             kind,
+            peer,
         };
         match kind {
             "read" => read_case(&check, &mut rng, &corpus),
@@ -1949,7 +2003,61 @@ fn rho_differential() {
             _ => grep_case(&check, &mut rng, &corpus),
         }
     });
-    tally.finish(started.elapsed());
+    tally.finish(started.elapsed())
+}
+
+/// Done-when of issue 24: pointed at a Rho that fails every call, the
+/// differential fails, naming the floor of real comparisons it missed.
+#[test]
+fn a_peer_that_fails_every_call_fails_the_differential() {
+    let error = run_differential(Peer::Failing, common::DEFAULT_SEED, 40)
+        .expect_err("a differential against a failing Rho must fail");
+    assert!(
+        error.contains("compared 0 of ")
+            && error.contains("under the floor of 95 %: the peer failed"),
+        "{}",
+        common::clip_lines(&error, 20)
+    );
+}
+
+/// The tally's own rules can fail: an intended difference over its
+/// ceiling, and a run that compared under the floor.
+#[test]
+fn the_tally_fails_a_ceiling_and_the_floor() {
+    let tally = Tally::new("ceiling", CATALOGUE);
+    for _ in 0..90 {
+        tally.record("edit", &[]);
+    }
+    for _ in 0..10 {
+        tally.record("edit", &["bom_kept"]);
+    }
+    let error = tally.finish(std::time::Duration::ZERO).unwrap_err();
+    assert_eq!(
+        error,
+        "ceiling: intended difference 'bom_kept' explains 10 of 100 compared calls, over its \
+         ceiling of 2 % (+2): 4"
+    );
+    let tally = Tally::new("floor", CATALOGUE);
+    for _ in 0..94 {
+        tally.record("read", &[]);
+    }
+    for i in 0..6 {
+        tally.peer_failed("read", format!("case {i}"));
+    }
+    let error = tally.finish(std::time::Duration::ZERO).unwrap_err();
+    assert_eq!(
+        error,
+        "floor: compared 94 of 100 calls, under the floor of 95 %: the peer failed 6 of them; the \
+         first:\ncase 0"
+    );
+    let tally = Tally::new("fine", CATALOGUE);
+    for _ in 0..95 {
+        tally.record("read", &[]);
+    }
+    for i in 0..5 {
+        tally.peer_failed("read", format!("case {i}"));
+    }
+    assert_eq!(tally.finish(std::time::Duration::ZERO), Ok(()));
 }
 
 /// Tag compatibility is a hard requirement: a whole read of every corpus
@@ -1958,7 +2066,7 @@ fn rho_differential() {
 fn rho_tags_match_on_every_corpus_file() {
     let started = Instant::now();
     let tally = Tally::new("diff_rho tags", CATALOGUE);
-    let pair = Pair::new();
+    let pair = Pair::new(Peer::Rho);
     let mut corpus = corpus::standard(usize::MAX);
     corpus.extend(corpus::unreadable_files());
     for (i, file) in corpus.iter().enumerate() {
@@ -1994,10 +2102,13 @@ fn rho_tags_match_on_every_corpus_file() {
             seed: 0,
             case: i,
             kind: "read",
+            peer: Peer::Rho,
         };
         check.settle(&sides, cats, &format!("whole read of {}", file.name));
     }
-    tally.finish(started.elapsed());
+    tally
+        .finish(started.elapsed())
+        .unwrap_or_else(|e| panic!("{e}"));
 }
 
 /// Whole-file reads of files over Rho's 25 MiB input cap: Rho refuses, we
@@ -2005,8 +2116,8 @@ fn rho_tags_match_on_every_corpus_file() {
 #[test]
 fn rho_huge_file_streams() {
     let started = Instant::now();
-    let tally = Tally::new("diff_rho huge", CATALOGUE);
-    let pair = Pair::new();
+    let tally = Tally::new("diff_rho huge", CATALOGUE).with_ceiling("huge_file_stream", 100);
+    let pair = Pair::new(Peer::Rho);
     let line = "0123456789abcdef0123456789abcdef0123456789abcdef012345678\n";
     let count = 26 * 1024 * 1024 / line.len() + 10;
     let bytes = line.repeat(count).into_bytes();
@@ -2043,6 +2154,7 @@ fn rho_huge_file_streams() {
             seed: 0,
             case,
             kind: "read",
+            peer: Peer::Rho,
         };
         check.settle(
             &sides,
@@ -2050,7 +2162,9 @@ fn rho_huge_file_streams() {
             &format!("read of a 26 MiB file, offset {offset:?} limit {limit:?}"),
         );
     }
-    tally.finish(started.elapsed());
+    tally
+        .finish(started.elapsed())
+        .unwrap_or_else(|e| panic!("{e}"));
 }
 
 /// Rho's line model and EOL rule as restated above.

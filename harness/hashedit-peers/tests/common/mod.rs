@@ -71,6 +71,9 @@ pub(crate) enum Class {
     Indent,
     /// Anything else.
     Other,
+    /// The peer could not run the call at all (its host, process or driver
+    /// failed): nothing to compare.
+    PeerFailed,
 }
 
 /// Our classification of a `hashedit-tools` error kind.
@@ -233,7 +236,7 @@ impl Ours {
     }
 }
 
-/// How a line is indented, as our engine judges it (FORMAT.md §5.8): a
+/// How a line is indented, as our engine judges it (product.md §4): a
 /// first tab means tabs, two first spaces before non-blank text mean
 /// spaces, anything else says nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -409,31 +412,56 @@ pub(crate) fn show_bytes(bytes: &[u8]) -> String {
     format!("\"{head}…\" ({} bytes) …\"{tail}\"", bytes.len())
 }
 
-/// One intended difference: a category, the reason (FORMAT.md), and how
-/// many cases it explained.
+/// One intended difference: a category, the product.md reason, and the
+/// largest share of a suite's compared calls it may explain.
 #[derive(Debug, Clone)]
 pub(crate) struct Intended {
     /// Short name.
     pub name: &'static str,
     /// Why we differ on purpose.
     pub reason: &'static str,
+    /// Most of a suite's compared calls this difference may explain, in
+    /// percent (plus [`CEILING_SLACK`] calls for small runs). More means a
+    /// peer or our engine changed so that real differences hide behind an
+    /// intended one, so the run fails.
+    pub ceiling: usize,
 }
+
+/// Least share of a suite's calls that must be real comparisons, in
+/// percent: calls whose peer failed (crashed, hung, answered nonsense) are
+/// not comparisons, and a suite that compared less fails.
+pub(crate) const COMPARED_FLOOR: usize = 95;
+
+/// Calls an intended difference may explain beyond its ceiling, so that a
+/// run of a few cases is not failed by one more case than its share.
+pub(crate) const CEILING_SLACK: usize = 2;
 
 /// Counts and failures of a suite run, safe to share between threads.
 pub(crate) struct Tally {
     suite: &'static str,
     catalogue: &'static [Intended],
+    /// Ceilings of this suite that differ from the catalogue's.
+    overrides: Vec<(&'static str, usize)>,
     state: Mutex<TallyState>,
 }
 
 #[derive(Default)]
 struct TallyState {
-    cases: usize,
+    /// Calls compared: identical, or explained by intended differences.
+    compared: usize,
     identical: usize,
     by_kind: BTreeMap<&'static str, usize>,
     intended: BTreeMap<&'static str, usize>,
     unexplained: Vec<String>,
+    /// Calls the peer failed (reports with reproducers): not compared.
+    peer_failures: Vec<String>,
     notes: Vec<String>,
+}
+
+impl TallyState {
+    fn calls(&self) -> usize {
+        self.compared + self.unexplained.len() + self.peer_failures.len()
+    }
 }
 
 impl Tally {
@@ -442,8 +470,28 @@ impl Tally {
         Tally {
             suite,
             catalogue,
+            overrides: Vec::new(),
             state: Mutex::new(TallyState::default()),
         }
+    }
+
+    /// Sets the ceiling of `name` for this suite (a suite built to meet
+    /// one difference, say).
+    pub(crate) fn with_ceiling(mut self, name: &'static str, percent: usize) -> Tally {
+        assert!(
+            self.catalogue.iter().any(|i| i.name == name),
+            "no intended difference '{name}' in the {} catalogue",
+            self.suite
+        );
+        self.overrides.push((name, percent));
+        self
+    }
+
+    fn ceiling(&self, intended: &Intended) -> usize {
+        self.overrides
+            .iter()
+            .find(|(name, _)| *name == intended.name)
+            .map_or(intended.ceiling, |(_, percent)| *percent)
     }
 
     fn state(&self) -> std::sync::MutexGuard<'_, TallyState> {
@@ -455,7 +503,7 @@ impl Tally {
     /// differences.
     pub(crate) fn record(&self, kind: &'static str, categories: &[&'static str]) {
         let mut state = self.state();
-        state.cases += 1;
+        state.compared += 1;
         *state.by_kind.entry(kind).or_default() += 1;
         if categories.is_empty() {
             state.identical += 1;
@@ -473,9 +521,17 @@ impl Tally {
     /// Records a difference no intended difference explains.
     pub(crate) fn unexplained(&self, kind: &'static str, report: String) {
         let mut state = self.state();
-        state.cases += 1;
         *state.by_kind.entry(kind).or_default() += 1;
         state.unexplained.push(report);
+    }
+
+    /// Records a call the peer failed (it crashed, hung or answered
+    /// something that is no reply): nothing was compared. `report` holds
+    /// the reproducer.
+    pub(crate) fn peer_failed(&self, kind: &'static str, report: String) {
+        let mut state = self.state();
+        *state.by_kind.entry(kind).or_default() += 1;
+        state.peer_failures.push(report);
     }
 
     /// Adds a line to print with the summary (a peer defect met on the
@@ -484,20 +540,25 @@ impl Tally {
         self.state().notes.push(text);
     }
 
-    /// Prints the summary, then panics with the first unexplained
-    /// differences if there are any.
-    pub(crate) fn finish(&self, elapsed: std::time::Duration) {
+    /// Prints the summary and returns the verdict: an error naming every
+    /// rule broken (unexplained differences, fewer than
+    /// [`COMPARED_FLOOR`] % of the calls compared, an intended difference
+    /// over its ceiling).
+    pub(crate) fn finish(&self, elapsed: std::time::Duration) -> Result<(), String> {
         let state = self.state();
+        let calls = state.calls();
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "\n== {}: {} compared calls in {:.1}s ({} identical, {} explained by intended differences, {} unexplained)",
+            "\n== {}: {calls} calls in {:.1}s: {} compared ({} identical, {} explained by intended \
+             differences), {} unexplained, {} the peer failed",
             self.suite,
-            state.cases,
             elapsed.as_secs_f64(),
+            state.compared,
             state.identical,
-            state.cases - state.identical - state.unexplained.len(),
-            state.unexplained.len()
+            state.compared - state.identical,
+            state.unexplained.len(),
+            state.peer_failures.len(),
         );
         let kinds: Vec<String> = state
             .by_kind
@@ -505,14 +566,29 @@ impl Tally {
             .map(|(k, n)| format!("{k} {n}"))
             .collect();
         let _ = writeln!(out, "   calls: {}", kinds.join(", "));
+        let mut over = Vec::new();
         for intended in self.catalogue {
             let n = state.intended.get(intended.name).copied().unwrap_or(0);
-            let _ = writeln!(out, "   {n:>5}  {:<28} {}", intended.name, intended.reason);
+            let ceiling = self.ceiling(intended);
+            let allowed = state.compared * ceiling / 100 + CEILING_SLACK;
+            let _ = writeln!(
+                out,
+                "   {n:>5} (≤{allowed:>4})  {:<28} {}",
+                intended.name, intended.reason
+            );
+            if n > allowed {
+                over.push(format!(
+                    "intended difference '{}' explains {n} of {} compared calls, over its ceiling of \
+                     {ceiling} % (+{CEILING_SLACK}): {allowed}",
+                    intended.name, state.compared
+                ));
+            }
         }
         for note in &state.notes {
             let _ = writeln!(out, "   note: {}", clip_lines(note, 12));
         }
         eprint!("{out}");
+        let mut failures = Vec::new();
         if !state.unexplained.is_empty() {
             let file = report_path(self.suite);
             let all = state.unexplained.join(SEPARATOR);
@@ -523,9 +599,8 @@ impl Tally {
                 .take(3)
                 .map(|r| clip_lines(r, 80))
                 .collect();
-            panic!(
-                "{}: {} unexplained difference(s){}; first {}:\n\n{}",
-                self.suite,
+            failures.push(format!(
+                "{} unexplained difference(s){}; first {}:\n\n{}",
                 state.unexplained.len(),
                 if saved {
                     format!(" (all in {})", file.display())
@@ -534,7 +609,26 @@ impl Tally {
                 },
                 shown.len(),
                 shown.join(SEPARATOR)
-            );
+            ));
+        }
+        if calls == 0 || state.compared * 100 < COMPARED_FLOOR * calls {
+            let first = state
+                .peer_failures
+                .first()
+                .map(|r| format!("; the first:\n{}", clip_lines(r, 20)))
+                .unwrap_or_default();
+            failures.push(format!(
+                "compared {} of {calls} calls, under the floor of {COMPARED_FLOOR} %: the peer failed \
+                 {} of them{first}",
+                state.compared,
+                state.peer_failures.len()
+            ));
+        }
+        failures.extend(over);
+        if failures.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("{}: {}", self.suite, failures.join(SEPARATOR)))
         }
     }
 }
