@@ -166,7 +166,10 @@ fn resolver_is_shareable() {
     shareable::<TreeSitterBlocks>();
     let resolvers: [Box<dyn BlockResolver>; 2] =
         [Box::new(TreeSitterBlocks::new()), Box::new(NoBlocks)];
-    assert!(resolvers[1].index("a.rs", "fn f() {}\n").is_err());
+    assert!(matches!(
+        resolvers[1].index("a.rs", "fn f() {}\n"),
+        Err(Unresolvable::UnknownLanguage)
+    ));
     std::thread::scope(|scope| {
         for _ in 0..2 {
             scope.spawn(|| {

@@ -134,7 +134,7 @@ fn named_registers_live_for_the_session_only() {
     // A failed call does not publish its captures.
     let cx = ToolContext::new(&ws).with_session(&session);
     let doc = format!("[a.txt#{}]\nCUT 1 @second\nPUT 9:\n+x", tag("two\n"));
-    assert!(edit(&cx, &doc).is_err());
+    assert_eq!(edit(&cx, &doc).unwrap_err().kind, ErrorKind::LineOutOfRange);
     assert!(!session.registers().contains_key("second"));
 }
 

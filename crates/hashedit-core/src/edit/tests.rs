@@ -337,7 +337,16 @@ fn tabs_that_are_syntax_or_data_are_not_indentation() {
     let tsv = "a  b\n  c\n";
     assert!(edit_as("t.tsv", tsv, "PUT >2:\n+\tc\td").is_ok());
     // The same rows in a source file are refused.
-    assert!(edit_as("m.py", makefile, recipe).is_err());
+    let err = edit_as("m.py", makefile, recipe).unwrap_err();
+    assert!(matches!(err.failure, EditFailure::Refused(_)));
+    assert!(
+        err.failure.to_string().starts_with(
+            "PUT >$: (document line 2): body row 2 indents with tabs, but the lines around it \
+             indent with spaces;"
+        ),
+        "{}",
+        err.failure
+    );
 }
 
 #[test]
@@ -370,7 +379,14 @@ fn a_diff_pasted_as_a_body_is_repaired_when_its_minus_rows_are_the_replaced_line
         )
     );
     // Fewer `-` rows than replaced lines prove nothing either.
-    assert!(edit(file, "PUT 2.=3:\n-old one\n+new").is_err());
+    let err = edit(file, "PUT 2.=3:\n-old one\n+new").unwrap_err();
+    assert!(matches!(err.failure, EditFailure::UnverifiedPaste(_)));
+    assert_eq!(
+        err.failure.to_string(),
+        "edit document line 3: diff '-' rows are not part of the format: delete lines with CUT \
+         N.=M, or write '+-…' for a line that starts with '-'\n  3 | -old one\ntry:\n  PUT \
+         2.=3:\n  +new\nNothing was written."
+    );
 }
 
 #[test]
@@ -550,7 +566,16 @@ fn rows_mixing_both_styles_are_the_authors_own_indentation() {
         .is_ok()
     );
     // Every row in the other style is still refused.
-    assert!(edit_as("f.ts", file, "PUT 3:\n+        h()").is_err());
+    let err = edit_as("f.ts", file, "PUT 3:\n+        h()").unwrap_err();
+    assert!(matches!(err.failure, EditFailure::Refused(_)));
+    assert!(
+        err.failure.to_string().starts_with(
+            "PUT 3: (document line 2): body row 1 indents with spaces, but the lines around it \
+             indent with tabs;"
+        ),
+        "{}",
+        err.failure
+    );
 }
 
 #[test]

@@ -100,7 +100,12 @@ fn register_sequencing_errors() {
         "CUT 8.=9 (document line 2) names line 9, but the file has 2 lines; copy line numbers from the snapshot below"
     );
     // A paste before the cut that fills it.
-    assert!(run("l1\nl2\n", "PUT >2\nCUT 1").is_err());
+    assert_eq!(
+        run("l1\nl2\n", "PUT >2\nCUT 1").unwrap_err(),
+        "PUT >2 (document line 2) pastes the anonymous register, but no CUT without @name came \
+         before it in this edit (the anonymous register lasts one edit call; use CUT … @name to \
+         keep lines longer)"
+    );
 }
 
 #[test]

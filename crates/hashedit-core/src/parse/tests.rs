@@ -1007,7 +1007,11 @@ fn eof_sets_the_final_newline() {
         assert!(!warnings(&doc).is_empty(), "{spelling}");
     }
     // Like REM and MV, the keyword is only read in capitals.
-    assert!(parse("[a#ABCD]\neof no newline").is_err());
+    assert_eq!(
+        parse("[a#ABCD]\neof no newline").unwrap_err().to_string(),
+        "edit document line 2: expected a [path#TAG] header, an op (PUT, CUT, REM, MV), or a + \
+         body row under a PUT header\n  2 | eof no newline"
+    );
     // Said twice, it is one op.
     assert_eq!(ops("[a#ABCD]\nEOF NEWLINE\nEOF NEWLINE").len(), 1);
     let e = fails("[a#ABCD]\nEOF");

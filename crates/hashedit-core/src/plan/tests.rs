@@ -621,7 +621,8 @@ proptest! {
         };
         let doc = parse(&doc_of(&ops));
         if ops.is_empty() {
-            prop_assert!(doc.is_err());
+            let problem = doc.map_err(|e| (e.line, e.problem));
+            prop_assert_eq!(problem.err(), Some((1, crate::parse::Problem::EmptySection)));
             return Ok(());
         }
         let doc = doc.unwrap();

@@ -72,5 +72,12 @@ fn a_missing_version_is_an_error() {
         e.ends_with("python/p/2 is missing: run scripts/real-edits-corpus"),
         "{e}"
     );
-    assert!(RealCorpus::load(&dir.path().join("none")).is_err());
+    let missing = dir.path().join("none");
+    assert_eq!(
+        RealCorpus::load(&missing).unwrap_err(),
+        format!(
+            "no real-edit corpus at {}: run scripts/real-edits-corpus first",
+            missing.display()
+        )
+    );
 }

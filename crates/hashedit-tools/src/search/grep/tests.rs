@@ -192,10 +192,16 @@ fn case51_invalid_arguments_fail_before_io() {
     .unwrap_err();
     assert_eq!(err.kind, ErrorKind::InvalidArguments);
     // An unknown output mode is refused when the arguments are parsed.
-    assert!(
-        serde_json::from_value::<GrepArgs>(json!({"pattern": "x", "output_mode": "nope"})).is_err()
+    let err = serde_json::from_value::<GrepArgs>(json!({"pattern": "x", "output_mode": "nope"}))
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "unknown variant `nope`, expected one of `content`, `files_with_matches`, `count`"
     );
-    assert!("nope".parse::<OutputMode>().is_err());
+    assert_eq!(
+        "nope".parse::<OutputMode>().unwrap_err().to_string(),
+        "unknown output_mode 'nope': use content, files_with_matches or count"
+    );
 }
 
 #[test]
