@@ -46,24 +46,29 @@ pub fn skip(test: &str, what: &str, why: &str) {
 /// Who a part of a test must run as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Privilege {
-    /// Effective uid 0 (the root leg of `.ci/run`).
+    /// File modes do not bind this process: root, with its
+    /// `CAP_DAC_OVERRIDE` (the root leg of `.ci/run`).
     Root,
-    /// Any other user (the unprivileged leg of `.ci/run`).
+    /// File modes bind this process: any other user, or root without
+    /// `CAP_DAC_OVERRIDE` (the unprivileged leg of `.ci/run`).
     Unprivileged,
 }
 
+/// `CAP_DAC_OVERRIDE`'s bit in the capability sets of /proc/self/status.
+const CAP_DAC_OVERRIDE: u64 = 1 << 1;
+
 impl Privilege {
-    /// The privilege this process runs with.
+    /// The privilege this process runs with: whether `CAP_DAC_OVERRIDE`
+    /// is in its effective capabilities (the `CapEff:` line of
+    /// /proc/self/status, in hex).
     pub fn current() -> Privilege {
-        // The `Uid:` line of /proc/self/status lists the real, effective,
-        // saved and file-system uids.
         let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-        let euid = status
+        let effective = status
             .lines()
-            .find_map(|line| line.strip_prefix("Uid:"))
-            .and_then(|ids| ids.split_whitespace().nth(1))
-            .unwrap_or("0");
-        if euid == "0" {
+            .find_map(|line| line.strip_prefix("CapEff:"))
+            .and_then(|hex| u64::from_str_radix(hex.trim(), 16).ok())
+            .unwrap_or(0);
+        if effective & CAP_DAC_OVERRIDE != 0 {
             Privilege::Root
         } else {
             Privilege::Unprivileged
@@ -80,7 +85,7 @@ pub fn runs_as(needs: Privilege, test: &str, what: &str) -> bool {
     }
     let leg = match needs {
         Privilege::Root => "root leg (as root)",
-        Privilege::Unprivileged => "unprivileged leg (as uid 65534)",
+        Privilege::Unprivileged => "unprivileged leg (scripts/test-unprivileged)",
     };
     eprintln!("NOT CHECKED HERE in {test}: {what}; .ci/run checks it in its {leg}");
     false

@@ -234,6 +234,9 @@ fn unreadable_files_are_opened_by_root_only() {
     ) {
         let error = result.err().unwrap();
         assert_eq!(error.kind, ErrorKind::PermissionDenied);
-        assert_eq!(error.message, "cannot open secret.txt: Permission denied");
+        assert_eq!(
+            error.message,
+            "cannot open secret.txt: Permission denied; the file's permissions do not allow this"
+        );
     }
 }
