@@ -48,8 +48,15 @@ fn reads_files_at_the_root_and_below_it_in_any_order() {
 #[test]
 fn a_file_is_read_as_fstat_sized_it() {
     // procfs reports size 0 for files with content.
-    let Ok(proc) = Path::new("/proc/self").canonicalize() else {
-        return;
+    let proc = match Path::new("/proc/self").canonicalize() {
+        Ok(proc) => proc,
+        Err(e) => {
+            return hashedit_skip::skip(
+                "a_file_is_read_as_fstat_sized_it",
+                "a file whose size fstat understates",
+                &format!("no /proc/self here ({e})"),
+            );
+        }
     };
     let mut reader = TreeReader::new(&proc);
     assert_eq!(read(&mut reader, &proc.join("status"), 100).unwrap(), b"");
