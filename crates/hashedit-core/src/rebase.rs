@@ -367,7 +367,19 @@ mod tests {
             run(SERVED, live, "PUT 4:\n+x"),
             Err(RebaseRefusal::TouchesChangedLines(2))
         );
-        assert!(run(SERVED, live, "PUT 5:\n+x").is_ok());
+        // The line just below counts as much as the line just above.
+        assert_eq!(
+            run(SERVED, live, "PUT 2:\n+x"),
+            Err(RebaseRefusal::TouchesChangedLines(2))
+        );
+        assert_eq!(
+            run(SERVED, live, "PUT 5:\n+x").unwrap(),
+            ("a\nb\nC\nd\nx\nf\ng\nh\n".to_string(), 0)
+        );
+        assert_eq!(
+            run(SERVED, live, "PUT 1:\n+x").unwrap(),
+            ("x\nb\nC\nd\ne\nf\ng\nh\n".to_string(), 0)
+        );
     }
 
     #[test]
@@ -455,6 +467,114 @@ mod tests {
         assert_eq!(
             run(served, live, "PUT 3:\n+B1").unwrap().0,
             "new\nhead\nA\nB1\nC\nA\nB\nC\n"
+        );
+    }
+
+    #[test]
+    fn a_range_moves_whole_or_not_at_all() {
+        // Every line of a range moved alike: the range moves.
+        let live = "new\na\nb\nc\nd\ne\nf\ng\nh\n";
+        assert_eq!(
+            run(SERVED, live, "PUT 3.=5:\n+X").unwrap(),
+            ("new\na\nb\nX\nf\ng\nh\n".to_string(), 1)
+        );
+        // A line added inside the range moves its lines unevenly.
+        let split = "a\nb\nc\nd\nnew\ne\nf\ng\nh\n";
+        assert_eq!(
+            run(SERVED, split, "PUT 3.=6:\n+X"),
+            Err(RebaseRefusal::TouchesChangedLines(2))
+        );
+    }
+
+    #[test]
+    fn refusals_say_why_in_words() {
+        let words = [
+            (
+                RebaseRefusal::TouchesChangedLines(3),
+                "the op on document line 3 targets lines that changed (or sit next to changed lines)",
+            ),
+            (
+                RebaseRefusal::UnevenShift,
+                "the ops would move by different amounts, since lines changed between them",
+            ),
+            (
+                RebaseRefusal::NoContext(4),
+                "the op on document line 4 has no unchanged neighbour to confirm its position",
+            ),
+            (
+                RebaseRefusal::TooExpensive,
+                "the two versions differ too much to compare quickly",
+            ),
+        ];
+        for (refusal, text) in words {
+            assert_eq!(refusal.to_string(), text);
+        }
+    }
+
+    #[test]
+    fn the_callers_deadline_decides_whether_the_diff_counts() {
+        // The core reads the clock only against the instant it is given: a
+        // deadline already past refuses, one an hour away does not.
+        let live = "new\na\nb\nc\nd\ne\nf\ng\nh\n";
+        let served_text = text(SERVED);
+        let live_text = text(live);
+        let doc = parse("[f#0000]\nPUT 5:\n+E").unwrap();
+        let hunks = lower(
+            &doc.sections[0],
+            "f",
+            &served_text,
+            None,
+            &mut Registers::default(),
+        )
+        .unwrap()
+        .hunks;
+        let now = Instant::now();
+        let past = now
+            .checked_sub(std::time::Duration::from_secs(1))
+            .unwrap_or(now);
+        assert_eq!(
+            rebase(&hunks, &served_text, &live_text, RebaseLimit::Until(past)),
+            Err(RebaseRefusal::TooExpensive)
+        );
+        let later = now + std::time::Duration::from_secs(3600);
+        let rebased = rebase(&hunks, &served_text, &live_text, RebaseLimit::Until(later)).unwrap();
+        assert_eq!(rebased.shift, 1);
+    }
+
+    #[test]
+    fn context_is_read_on_both_sides_and_in_both_versions() {
+        // Copies of the op's line with its context above only, or below
+        // only, are other text: the op still rebases.
+        let served = "x\na\nb\nc\ny\n";
+        assert_eq!(
+            run(served, "x\na\nb\nc\ny\na\nb\nZ\n", "PUT 3:\n+B").unwrap(),
+            ("x\na\nB\nc\ny\na\nb\nZ\n".to_string(), 0)
+        );
+        assert_eq!(
+            run(served, "x\na\nb\nc\ny\nQ\nb\nc\n", "PUT 3:\n+B").unwrap(),
+            ("x\na\nB\nc\ny\nQ\nb\nc\n".to_string(), 0)
+        );
+        // Made unique by the line below alone.
+        let served = "a\nb\nc\nk\na\nb\nd\n";
+        assert_eq!(
+            run(served, "a\nb\nc\nk\na\nb\nd\nz\n", "PUT 2:\n+B").unwrap(),
+            ("a\nB\nc\nk\na\nb\nd\nz\n".to_string(), 0)
+        );
+        // Unique in the live file but not in the served one: which copy
+        // the author read cannot be known.
+        assert_eq!(
+            run("A\nB\nC\nA\nB\nC\n", "A\nB\nC\n", "PUT 2:\n+b"),
+            Err(RebaseRefusal::NoContext(2))
+        );
+    }
+
+    #[test]
+    fn an_end_insert_into_an_empty_snapshot_has_no_context() {
+        // Nothing was there to anchor `>$` to, so the live lines cannot
+        // say where the author's end was.
+        assert_eq!(
+            run("", "x\n", "PUT >$:\n+y"),
+            Err(RebaseRefusal::NoContext(2))
         );
     }
 
