@@ -40,7 +40,7 @@ fn real_corpus() -> Option<RealCorpus> {
         Ok(corpus) => Some(corpus),
         Err(e) if required() => panic!("{e} (HASHEDIT_REQUIRE_CORPUS=1)"),
         Err(e) => {
-            eprintln!("\n=== SKIPPED: {e} ===\n");
+            hashedit_skip::skip("ci_forms", "the real-edit slices", &e.to_string());
             None
         }
     }
@@ -213,7 +213,11 @@ fn content_addressed_mistakes_through_rho_and_hashedit_as_pinned() {
         Ok(corpus) => corpus,
         Err(e) if required() => panic!("{e} (HASHEDIT_REQUIRE_CORPUS=1)"),
         Err(e) => {
-            eprintln!("\n=== SKIPPED: {e} ===\n");
+            hashedit_skip::skip(
+                "content_addressed_mistakes_through_rho_and_hashedit_as_pinned",
+                "the content-addressed mistakes",
+                &e.to_string(),
+            );
             return;
         }
     };
