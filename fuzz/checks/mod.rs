@@ -11,7 +11,7 @@ use hashedit_core::{DecodeError, LineScanner, Registers, TagScheme, Text, Window
 
 /// The document parser: any input parses or fails with an error, never
 /// panics, and an error names a line of the document.
-pub fn parse(data: &[u8]) {
+pub(crate) fn parse(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     match hashedit_core::parse(&text) {
         Ok(doc) => assert!(!doc.sections.is_empty()),
@@ -23,7 +23,7 @@ pub fn parse(data: &[u8]) {
 /// file and a document; whatever parses is lowered, planned and applied.
 /// Nothing may panic, an applied result must decode as text with the
 /// file's own BOM state (a file never gains or loses one, FORMAT.md §2).
-pub fn apply(data: &[u8]) {
+pub(crate) fn apply(data: &[u8]) {
     let split = data.iter().position(|&b| b == 0).unwrap_or(data.len());
     let (file, doc) = data.split_at(split);
     let Ok(text) = Text::decode(file) else { return };
@@ -49,7 +49,7 @@ pub fn apply(data: &[u8]) {
 /// window, the chunk size and the budget; the rest is the file. Scanned in
 /// those chunks it must give the in-memory model's numbering and tag, and
 /// rendering windows, chain snapshots and previews must not panic.
-pub fn view(data: &[u8]) {
+pub(crate) fn view(data: &[u8]) {
     if data.len() < 4 {
         return;
     }

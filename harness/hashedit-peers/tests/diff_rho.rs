@@ -196,7 +196,7 @@ fn irregular_endings(original: &[u8]) -> bool {
         if line.contains('\r') {
             return true;
         }
-        if ending != hashedit_core::Ending::None {
+        if ending != hashedit_core::stages::Ending::None {
             kinds.insert(format!("{ending:?}"));
         }
     }

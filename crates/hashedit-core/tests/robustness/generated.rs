@@ -15,7 +15,7 @@ use proptest::prelude::*;
 
 /// A generated op, on the file's original numbering.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum GenOp {
+pub(crate) enum GenOp {
     /// `PUT S.=E:` (written `PUT S:` when S = E).
     Replace(usize, usize, Vec<String>),
     /// `CUT S.=E`, into a register when named (`Some("")`: anonymous).
@@ -36,7 +36,7 @@ pub enum GenOp {
 
 /// One generated case.
 #[derive(Debug, Clone)]
-pub struct Case {
+pub(crate) struct Case {
     /// The file's bytes.
     pub file: Vec<u8>,
     /// The file's lines (texts only).
@@ -49,7 +49,7 @@ pub struct Case {
 
 impl Case {
     /// A case with fixed bytes and ops.
-    pub fn fixed(file: &[u8], ops: Vec<GenOp>) -> Case {
+    pub(crate) fn fixed(file: &[u8], ops: Vec<GenOp>) -> Case {
         let text = hashedit_core::Text::decode(file).expect("a text file");
         Case {
             file: file.to_vec(),
@@ -62,7 +62,7 @@ impl Case {
     }
 
     /// The document, headed by the file's real `rho` tag.
-    pub fn document(&self) -> String {
+    pub(crate) fn document(&self) -> String {
         let tag = hashedit_core::TagScheme::Rho.tag_of(&self.file);
         let mut doc = format!("[f.rs#{tag}]\n");
         let rows = |body: &[String]| body.iter().map(|r| format!("+{r}\n")).collect::<String>();
@@ -107,7 +107,7 @@ impl Case {
 
 /// What a case must do.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Expect {
+pub(crate) enum Expect {
     /// Applied: the result's lines, and whether it ends with a line break
     /// when an `EOF` op says so.
     Lines(Vec<String>, Option<bool>),
@@ -150,7 +150,7 @@ fn line() -> impl Strategy<Value = String> {
 }
 
 /// Handed case F01's file: line 2 starts with U+FEFF and there is no BOM.
-pub const F01_FILE: &[u8] = b"\n\xEF\xBB\xBFx\ny\n";
+pub(crate) const F01_FILE: &[u8] = b"\n\xEF\xBB\xBFx\ny\n";
 
 /// A file: a BOM or not, lines with LF or CRLF (mostly one style, some
 /// mixed), the last with or without its line break; sometimes F01's file.
@@ -190,7 +190,7 @@ fn file() -> impl Strategy<Value = Vec<u8>> {
 type Raw = (u8, usize, usize, usize, Vec<String>);
 
 /// A case: a file and ops that are valid on it by construction.
-pub fn case() -> impl Strategy<Value = Case> {
+pub(crate) fn case() -> impl Strategy<Value = Case> {
     (
         file(),
         proptest::collection::vec((0u8..10, 1usize..64, 0usize..3, 1usize..64, body()), 1..6),
@@ -303,7 +303,7 @@ fn resolve(n: usize, raw: Vec<Raw>, eof: u8) -> Vec<GenOp> {
 
 /// What `case` must do: the planner's refusals first (rows, then the
 /// first line), then the final-newline op, else the result's lines.
-pub fn expect(case: &Case) -> Expect {
+pub(crate) fn expect(case: &Case) -> Expect {
     let n = case.lines.len();
     let original = |s: usize, e: usize| case.lines[s - 1..e].to_vec();
     let mut registers: BTreeMap<String, Vec<String>> = BTreeMap::new();
