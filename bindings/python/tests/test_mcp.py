@@ -1,7 +1,8 @@
 """``hashedit mcp`` started from the Python package's console script answers
 a real MCP client (the official ``mcp`` SDK): it lists the six tools, reads,
-and edits, and the edit's unified diff rides in ``_meta``, never in the
-text the model reads."""
+and edits. The edit's unified diff is made only when the server is asked
+for it (``--structured-content``), and then rides in ``_meta``, never in
+the text the model reads."""
 
 import asyncio
 import os
@@ -22,8 +23,11 @@ import hashedit  # noqa: E402
 META = "io.github.hashedit/result"
 
 
-async def session(root: pathlib.Path, script: str) -> None:
-    server = StdioServerParameters(command=script, args=["mcp", "--root", str(root)])
+DIFF = "--- a/notes.txt\n+++ b/notes.txt\n@@ -1,2 +1,2 @@\n alpha\n-beta\n+BETA\n"
+
+
+async def session(root: pathlib.Path, script: str, flags: list[str]) -> None:
+    server = StdioServerParameters(command=script, args=["mcp", "--root", str(root), *flags])
     async with Client(server) as client:
         assert client.server_info.name == "hashedit"
         listed = await client.list_tools()
@@ -40,18 +44,24 @@ async def session(root: pathlib.Path, script: str) -> None:
         assert not edit.is_error
         assert edit.content[0].text == f"PUT 2: (1 → 1 line)\n[notes.txt#{t2}]\n1:alpha\n2:BETA"
         facts = (edit.meta or {})[META]
-        assert facts["files"][0]["diff"] == (
-            "--- a/notes.txt\n+++ b/notes.txt\n@@ -1,2 +1,2 @@\n alpha\n-beta\n+BETA\n"
-        )
-        assert edit.structured_content is None
+        if flags:
+            assert facts["files"][0]["diff"] == DIFF
+            assert edit.structured_content is not None
+            assert "diff" not in edit.structured_content["files"][0]
+        else:
+            assert "diff" not in facts["files"][0]
+            assert edit.structured_content is None
         stale = await client.call_tool("edit", {"input": f"[notes.txt#{t1}]\nPUT 1:\n+x"})
         assert stale.is_error
         assert (stale.meta or {})[META] == {"kind": "stale_tag"}
 
 
-def test_the_console_scripts_mcp_server_answers_a_real_client(tmp_path: pathlib.Path) -> None:
+@pytest.mark.parametrize("flags", [[], ["--structured-content"]])
+def test_the_console_scripts_mcp_server_answers_a_real_client(
+    tmp_path: pathlib.Path, flags: list[str]
+) -> None:
     (tmp_path / "notes.txt").write_text("alpha\nbeta\n")
     script = shutil.which("hashedit", path=os.path.dirname(sys.executable))
     assert script
-    asyncio.run(session(tmp_path, script))
+    asyncio.run(session(tmp_path, script, flags))
     assert (tmp_path / "notes.txt").read_text() == "alpha\nBETA\n"
