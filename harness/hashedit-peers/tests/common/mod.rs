@@ -236,7 +236,7 @@ impl Ours {
     }
 }
 
-/// How a line is indented, as our engine judges it (product.md §4): a
+/// How a line is indented, as our engine judges it (FORMAT.md §5.8): a
 /// first tab means tabs, two first spaces before non-blank text mean
 /// spaces, anything else says nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -412,7 +412,7 @@ pub(crate) fn show_bytes(bytes: &[u8]) -> String {
     format!("\"{head}…\" ({} bytes) …\"{tail}\"", bytes.len())
 }
 
-/// One intended difference: a category, the product.md reason, and the
+/// One intended difference: a category, the reason (FORMAT.md), and the
 /// largest share of a suite's compared calls it may explain.
 #[derive(Debug, Clone)]
 pub(crate) struct Intended {
