@@ -85,8 +85,9 @@ INSTALLS = re.compile(
     r"(?P<tail>[^`\n#;|&),]*)"
 )
 OURS = {"cargo": {"hashedit"}, "other": {"hashedit-mcp"}}
-# Other projects' tools that docs may name as such (never the README).
-THIRD_PARTY = {"@modelcontextprotocol/inspector"}
+# Other projects' tools that docs may name as such (never the README): the
+# MCP Inspector, and the test tools docs/TESTING.md installs.
+THIRD_PARTY = {"@modelcontextprotocol/inspector", "cargo-mutants", "cargo-fuzz"}
 
 
 def blocks(text: str) -> list[tuple[str, str, bool]]:
