@@ -8,7 +8,7 @@ export type ToolErrorKind =
   | 'protected_path' | 'not_utf8' | 'binary' | 'unsupported_encoding' | 'not_a_regular_file'
   | 'too_large' | 'lock_timeout' | 'unresolved_block' | 'register_error'
   | 'indentation_mismatch' | 'echoed_rows' | 'shifted_range' | 'elided_lines' | 'broken_syntax'
-  | 'no_change' | 'conflict' | 'looks_like_read_output' | 'cancelled' | 'io'
+  | 'no_change' | 'no_match' | 'ambiguous_match' | 'conflict' | 'looks_like_read_output' | 'cancelled' | 'io'
 
 /** A tool refused; nothing was written. `message` is the model-facing text,
  * with a live snapshot to copy when the file exists. */

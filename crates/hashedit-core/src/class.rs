@@ -36,4 +36,8 @@ pub enum FailureClass {
     BrokenSyntax,
     /// The ops change nothing.
     NoChange,
+    /// A `SUB`'s old text is not where its locator says.
+    NoMatch,
+    /// A `SUB`'s old text occurs more than once where its locator says.
+    AmbiguousMatch,
 }

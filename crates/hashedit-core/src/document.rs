@@ -18,6 +18,9 @@
 //! CUT 30* @helper        delete the block on line 30 into register @helper
 //! PUT >40                paste the anonymous register after line 40
 //! PUT 50.=51 @helper     replace lines 50-51 with register @helper
+//! SUB 60:                in line 60, replace the one occurrence of …
+//! -count > 10            … this old text (several - rows: across lines) …
+//! +count >= 10           … with these rows (SUB: searches the whole file)
 //! MV src/new.py          after the ops, move the file (REM deletes it)
 //! ```
 //!
@@ -155,6 +158,19 @@ pub enum OpKind {
     /// break after its last line, or without one (FORMAT.md §5.6). The one
     /// change of a file the rows cannot express.
     FinalNewline(FinalNewline),
+    /// `SUB N:`, `SUB N.=M:`, `SUB N*:` or `SUB:`: replace the one
+    /// occurrence of the old text within those lines (the whole file for
+    /// `SUB:`) with the body rows (FORMAT.md §5.9).
+    Substitute {
+        /// The lines searched; `None` searches the whole file.
+        within: Option<Target>,
+        /// The `-` rows (at least one), joined by line breaks: the old
+        /// text, matched byte for byte, line endings aside.
+        old: Vec<String>,
+        /// The `+` rows, joined by line breaks: the new text. None deletes
+        /// the old text (and whole lines it spans exactly).
+        body: Vec<String>,
+    },
 }
 
 /// Lines an op replaces or deletes.
@@ -310,6 +326,7 @@ impl OpKind {
             OpKind::Remove => "REM",
             OpKind::Move { .. } => "MV",
             OpKind::FinalNewline(_) => "EOF",
+            OpKind::Substitute { .. } => "SUB",
         }
     }
 
@@ -332,12 +349,20 @@ impl OpKind {
             OpKind::Move { dest } => format!("{keyword} {dest}"),
             OpKind::FinalNewline(FinalNewline::Present) => format!("{keyword} NEWLINE"),
             OpKind::FinalNewline(FinalNewline::Absent) => format!("{keyword} NO NEWLINE"),
+            OpKind::Substitute {
+                within: Some(target),
+                ..
+            } => format!("{keyword} {}:", target.canonical()),
+            OpKind::Substitute { within: None, .. } => format!("{keyword}:"),
         }
     }
 
-    /// Whether `+` body rows follow the header (a `PUT …:`).
+    /// Whether body rows follow the header (a `PUT …:` or a `SUB …:`).
     pub fn takes_body(&self) -> bool {
-        matches!(self, OpKind::Replace { .. } | OpKind::Insert { .. })
+        matches!(
+            self,
+            OpKind::Replace { .. } | OpKind::Insert { .. } | OpKind::Substitute { .. }
+        )
     }
 
     /// True for `REM` and `MV`.
@@ -368,6 +393,11 @@ impl OpKind {
             OpKind::FinalNewline(FinalNewline::Absent) => {
                 "end the file without a line break".into()
             }
+            OpKind::Substitute {
+                within: Some(target),
+                ..
+            } => format!("replace text in {}", target.words()),
+            OpKind::Substitute { within: None, .. } => "replace text in the file".into(),
         }
     }
 
@@ -378,7 +408,11 @@ impl OpKind {
         match self {
             OpKind::Replace { target, .. }
             | OpKind::Cut { target, .. }
-            | OpKind::PasteOver { target, .. } => match target {
+            | OpKind::PasteOver { target, .. }
+            | OpKind::Substitute {
+                within: Some(target),
+                ..
+            } => match target {
                 Target::Lines(range) => vec![range.start, range.end],
                 Target::Block(line) => vec![*line],
             },
@@ -386,7 +420,10 @@ impl OpKind {
                 Gap::Before(n) | Gap::After(n) | Gap::AfterBlock(n) => vec![*n],
                 Gap::End => Vec::new(),
             },
-            OpKind::Remove | OpKind::Move { .. } | OpKind::FinalNewline(_) => Vec::new(),
+            OpKind::Remove
+            | OpKind::Move { .. }
+            | OpKind::FinalNewline(_)
+            | OpKind::Substitute { within: None, .. } => Vec::new(),
         }
     }
 
@@ -396,7 +433,8 @@ impl OpKind {
             OpKind::Replace { .. }
             | OpKind::Cut { .. }
             | OpKind::PasteOver { .. }
-            | OpKind::Insert { .. } => Repeat::AppliedOnce,
+            | OpKind::Insert { .. }
+            | OpKind::Substitute { .. } => Repeat::AppliedOnce,
             OpKind::Paste { .. } => Repeat::AppliedTwice,
             OpKind::FinalNewline(_) => Repeat::Silent,
             OpKind::Remove | OpKind::Move { .. } => Repeat::Kept,

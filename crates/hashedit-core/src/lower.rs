@@ -17,6 +17,11 @@ use crate::surface::{Surface, Word, display_as_mcp};
 use crate::text::Text;
 use crate::view::plural;
 
+mod substitute;
+
+pub use substitute::{Difference, LISTED_OCCURRENCES, NearMatch, Occurrences};
+use substitute::{Joined, Miss};
+
 /// The registers of one edit call.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Registers {
@@ -216,6 +221,24 @@ pub enum LowerError {
         /// Lines in the file.
         total: usize,
     },
+    /// A `SUB`'s old text is not in the lines it names (FORMAT.md §5.9).
+    NoMatch {
+        /// The op.
+        op: OpName,
+        /// The lines searched; `None` for the whole file.
+        within: Option<LineRange>,
+        /// The text nearest to it, if any comes near.
+        near: Option<Box<NearMatch>>,
+    },
+    /// A `SUB`'s old text occurs more than once in the lines it names.
+    AmbiguousMatch {
+        /// The op.
+        op: OpName,
+        /// The lines searched; `None` for the whole file.
+        within: Option<LineRange>,
+        /// Where it occurs.
+        occurrences: Occurrences,
+    },
 }
 
 impl LowerError {
@@ -229,6 +252,28 @@ impl LowerError {
             | LowerError::AmbiguousPaste { .. }
             | LowerError::UnknownRegister { .. } => FailureClass::RegisterError,
             LowerError::OutOfRange { .. } => FailureClass::LineOutOfRange,
+            LowerError::NoMatch { .. } => FailureClass::NoMatch,
+            LowerError::AmbiguousMatch { .. } => FailureClass::AmbiguousMatch,
+        }
+    }
+
+    /// Lines of the file a live snapshot should show beside the section's
+    /// anchors: a near-match's, or the first few occurrences'.
+    pub fn lines_to_show(&self) -> Vec<usize> {
+        match self {
+            LowerError::NoMatch {
+                near: Some(near), ..
+            } => vec![near.lines.start, near.lines.end],
+            LowerError::AmbiguousMatch { occurrences, .. } => {
+                occurrences.lines.iter().copied().take(4).collect()
+            }
+            LowerError::Unresolvable { .. }
+            | LowerError::SingleLineBlock { .. }
+            | LowerError::NothingToPaste { .. }
+            | LowerError::AmbiguousPaste { .. }
+            | LowerError::UnknownRegister { .. }
+            | LowerError::OutOfRange { .. }
+            | LowerError::NoMatch { near: None, .. } => Vec::new(),
         }
     }
 
@@ -240,7 +285,9 @@ impl LowerError {
             | LowerError::NothingToPaste { op }
             | LowerError::AmbiguousPaste { op, .. }
             | LowerError::UnknownRegister { op, .. }
-            | LowerError::OutOfRange { op, .. } => op,
+            | LowerError::OutOfRange { op, .. }
+            | LowerError::NoMatch { op, .. }
+            | LowerError::AmbiguousMatch { op, .. } => op,
         }
     }
 }
@@ -310,6 +357,38 @@ impl Word for LowerError {
                 "{op} names line {line}, but the file has {total} {}",
                 plural(*total, "line", "lines")
             ),
+            LowerError::NoMatch { op, within, near } => {
+                write!(f, "{op}: the old text is not in {}", searched(*within))?;
+                match near.as_deref() {
+                    Some(
+                        near @ NearMatch {
+                            difference: Difference::Outside,
+                            ..
+                        },
+                    ) => write!(f, "; {near}"),
+                    Some(near) => write!(
+                        f,
+                        "; {near}. A SUB matches its - rows exactly: copy them from the live \
+                         snapshot below"
+                    ),
+                    None => f.write_str(
+                        ", and nothing in the file comes near it. A SUB matches its - rows \
+                         exactly: copy them from the live snapshot below",
+                    ),
+                }
+            }
+            LowerError::AmbiguousMatch {
+                op,
+                within,
+                occurrences,
+            } => write!(
+                f,
+                "{op}: the old text occurs {} times in {}, starting on lines {occurrences}; a SUB \
+                 replaces one occurrence: give a locator holding only the one you mean (SUB N: or \
+                 SUB N.=M:), or more of its text",
+                occurrences.count,
+                searched(*within)
+            ),
         }
     }
 }
@@ -318,7 +397,15 @@ display_as_mcp!(LowerError);
 
 impl std::error::Error for LowerError {}
 
-/// Lazily parsed block index of the section's file.
+/// The lines a `SUB` searched, in words: `line 4`, `lines 4-6`, `the
+/// file`.
+fn searched(within: Option<LineRange>) -> String {
+    match within {
+        Some(range) => Target::Lines(range).words(),
+        None => "the file".to_string(),
+    }
+}
+
 /// A pure closer such as `}`, `});` or `]`: `>N*` on it means after line N.
 fn is_pure_closer(line: &str) -> bool {
     let t = line.trim();
@@ -353,6 +440,7 @@ pub(crate) fn lower_with<'a>(
         text,
         blocks,
         registers,
+        joined: None,
         out: Lowered::default(),
     };
     for op in &section.ops {
@@ -379,6 +467,8 @@ struct Lowering<'l, 'a> {
     text: &'l Text<'l>,
     blocks: &'l mut LazyIndex<'a>,
     registers: &'l mut Registers,
+    /// The text `SUB` ops search, made on the first.
+    joined: Option<Joined>,
     out: Lowered,
 }
 
@@ -438,11 +528,79 @@ impl Lowering<'_, '_> {
                 );
                 (HunkKind::Replace { range, body }, summary)
             }
+            OpKind::Substitute { within, old, body } => {
+                let (scope, echo) = match within {
+                    Some(target) => {
+                        let tail = (kind.keyword(), ":");
+                        resolve_target(*target, name, self.blocks, total, tail)?
+                    }
+                    None => (
+                        LineRange {
+                            start: 1,
+                            end: total,
+                        },
+                        String::new(),
+                    ),
+                };
+                let (kind, lines) = self.substitute(scope, within.is_some(), old, body, name)?;
+                let rows = match &kind {
+                    HunkKind::Replace { body, .. } => body.len(),
+                    HunkKind::Delete { .. } | HunkKind::Insert { .. } => 0,
+                };
+                let found = Target::Lines(lines).words();
+                let summary = format!(
+                    "{header} ({echo}found on {found}: {} → {rows} {})",
+                    lines.len(),
+                    self::lines(rows)
+                );
+                (kind, summary)
+            }
             OpKind::Remove | OpKind::Move { .. } | OpKind::FinalNewline(_) => {
                 lower_file_op(kind, &mut self.out);
                 return Ok(None);
             }
         }))
+    }
+
+    /// The hunk of a `SUB` searching `scope` (`located`: the lines its
+    /// locator named, else the whole file) and the lines its match spans.
+    fn substitute(
+        &mut self,
+        scope: LineRange,
+        located: bool,
+        old: &[String],
+        body: &[String],
+        name: &OpName,
+    ) -> Result<(HunkKind, LineRange), LowerError> {
+        let total = self.text.line_count();
+        let within = located.then_some(scope);
+        if located && scope.end > total {
+            return Err(LowerError::OutOfRange {
+                op: name.clone(),
+                line: scope.end,
+                total,
+            });
+        }
+        if total == 0 {
+            return Err(LowerError::NoMatch {
+                op: name.clone(),
+                within,
+                near: None,
+            });
+        }
+        let joined = self.joined.get_or_insert_with(|| Joined::of(self.text));
+        substitute::substitute(joined, scope, old, body).map_err(|miss| match miss {
+            Miss::NotFound(near) => LowerError::NoMatch {
+                op: name.clone(),
+                within,
+                near: near.map(Box::new),
+            },
+            Miss::Ambiguous(occurrences) => LowerError::AmbiguousMatch {
+                op: name.clone(),
+                within,
+                occurrences,
+            },
+        })
     }
 
     /// [`resolve_gap`] with this section's block index and notes.
@@ -510,7 +668,8 @@ fn lower_file_op(kind: &OpKind, out: &mut Lowered) {
         | OpKind::Insert { .. }
         | OpKind::Cut { .. }
         | OpKind::Paste { .. }
-        | OpKind::PasteOver { .. } => {}
+        | OpKind::PasteOver { .. }
+        | OpKind::Substitute { .. } => {}
     }
 }
 

@@ -98,6 +98,13 @@ pub enum Problem {
     /// Every body row starts with its line number (`+12:text`), as copied
     /// from a read.
     NumberedBody,
+    /// `SUB` without the colon that opens its rows.
+    SubWithoutColon,
+    /// A `SUB …:` header followed by no `-` row, or by one empty `-` row
+    /// only: no old text to find.
+    SubWithoutOld,
+    /// A `-` row after a `SUB`'s `+` rows.
+    OldRowAfterNewRows,
 }
 
 /// Why a locator is invalid.
@@ -264,6 +271,17 @@ impl Problem {
             Problem::HeaderWithoutBrackets => "a section header is written in brackets: [path#TAG]",
             Problem::HeaderWithJunk => {
                 "a section header stands alone on its line: [path#TAG], nothing before or after it"
+            }
+            Problem::SubWithoutColon => {
+                "SUB ends with ':' and is followed by - rows (the old text) and + rows (the new text): SUB N:, \
+                 SUB N.=M:, or SUB: to search the whole file"
+            }
+            Problem::SubWithoutOld => {
+                "SUB needs its old text as - rows right after the header (at least one character; several - rows \
+                 span lines), then the new text as + rows"
+            }
+            Problem::OldRowAfterNewRows => {
+                "a SUB's - rows (the old text) all come before its + rows (the new text)"
             }
             Problem::BadFinalNewline => {
                 "EOF says how the file ends: EOF NEWLINE makes its last line end with a line break, EOF NO NEWLINE \

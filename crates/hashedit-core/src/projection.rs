@@ -92,6 +92,10 @@ pub fn project(partial: &str) -> Projection {
             }
             continue;
         }
+        // A `SUB`'s old text: what it replaces, not rows it writes.
+        if text.starts_with('-') && body_open {
+            continue;
+        }
         let trimmed = text.trim();
         if trimmed.is_empty() || skipped(trimmed) {
             continue;

@@ -27,7 +27,10 @@ pub use crate::edit::{
     LostIndentation, Reading, ReadingKind, Refusal, Repair, Shift, ShortRange, SyntaxBreak,
 };
 pub use crate::hunk::{Hunk, HunkKind, InsertAt};
-pub use crate::lower::{LowerError, LowerNote, Lowered, OpName, lower};
+pub use crate::lower::{
+    Difference, LISTED_OCCURRENCES, LowerError, LowerNote, Lowered, NearMatch, Occurrences, OpName,
+    lower,
+};
 pub use crate::parse::{ForeignShape, LocatorProblem, Problem, RowShape};
 pub use crate::plan::{Applied, OpRef, Placed, Plan, PlanError, plan};
 pub use crate::rebase::{RebaseRefusal, Rebased, rebase};

@@ -64,6 +64,10 @@ pub enum ErrorKind {
     BrokenSyntax,
     /// The ops leave the file exactly as it is.
     NoChange,
+    /// A `SUB`'s old text is not in the lines its locator names.
+    NoMatch,
+    /// A `SUB`'s old text occurs there more than once.
+    AmbiguousMatch,
     /// The file changed between planning and commit, or the path was
     /// replaced; nothing was written.
     Conflict,
@@ -95,6 +99,8 @@ impl From<FailureClass> for ErrorKind {
             FailureClass::ElidedLines => ErrorKind::ElidedLines,
             FailureClass::BrokenSyntax => ErrorKind::BrokenSyntax,
             FailureClass::NoChange => ErrorKind::NoChange,
+            FailureClass::NoMatch => ErrorKind::NoMatch,
+            FailureClass::AmbiguousMatch => ErrorKind::AmbiguousMatch,
         }
     }
 }
@@ -127,6 +133,8 @@ impl ErrorKind {
             ErrorKind::ElidedLines => "elided_lines",
             ErrorKind::BrokenSyntax => "broken_syntax",
             ErrorKind::NoChange => "no_change",
+            ErrorKind::NoMatch => "no_match",
+            ErrorKind::AmbiguousMatch => "ambiguous_match",
             ErrorKind::Conflict => "conflict",
             ErrorKind::LooksLikeReadOutput => "looks_like_read_output",
             ErrorKind::Cancelled => "cancelled",

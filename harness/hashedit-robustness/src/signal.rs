@@ -154,6 +154,8 @@ const PRECISE_KINDS: &[&str] = &[
     "elided_lines",
     "broken_syntax",
     "no_change",
+    "no_match",
+    "ambiguous_match",
     "unresolved_block",
     "register_error",
     "not_utf8",

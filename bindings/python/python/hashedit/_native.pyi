@@ -20,7 +20,7 @@ ToolErrorKind = Literal[
     "protected_path", "not_utf8", "binary", "unsupported_encoding", "not_a_regular_file",
     "too_large", "lock_timeout", "unresolved_block", "register_error",
     "indentation_mismatch", "echoed_rows", "shifted_range", "elided_lines", "broken_syntax",
-    "no_change", "conflict", "looks_like_read_output", "cancelled", "io",
+    "no_change", "no_match", "ambiguous_match", "conflict", "looks_like_read_output", "cancelled", "io",
 ]
 """The stable kind names of a tool error (docs/FORMAT.md §8.4)."""
 

@@ -212,8 +212,8 @@ pub fn edit_file(
         }
         let (section, repairs) = repair::verify(section, &live, settings.guards)
             .map_err(|e| file.fail(EditFailure::UnverifiedPaste(e)))?;
-        let lowered = lower_with(&section, &live, &mut index, registers)
-            .map_err(|e| file.fail(EditFailure::Lower(e)))?;
+        let lowered =
+            lower_with(&section, &live, &mut index, registers).map_err(|e| file.fail_lower(e))?;
         let notes = repairs.into_iter().map(Advice::Repaired).collect();
         return finish(&file, settings, lowered, &mut index, notes);
     }
@@ -243,7 +243,7 @@ pub fn edit_file(
         .map_err(|e| file.fail(EditFailure::UnverifiedPaste(e)))?;
     let mut served_index = LazyIndex::new(settings.blocks, input.display, served_text.body());
     let mut lowered = lower_with(&section, &served_text, &mut served_index, registers)
-        .map_err(|e| file.fail(EditFailure::Lower(e)))?;
+        .map_err(|e| file.fail_lower(e))?;
     let rebased =
         rebase(&lowered.hunks, &served_text, &live, settings.rebase).map_err(|reason| {
             file.fail(EditFailure::StaleTagNotRebased {
@@ -275,6 +275,14 @@ impl LiveFile<'_, '_> {
     /// The error for `failure`, with a live snapshot around the anchors.
     fn fail(&self, failure: EditFailure) -> Box<FileEditError> {
         self.fail_at(failure, &anchor_lines(self.input.section))
+    }
+
+    /// The error for a section that did not lower, with a live snapshot
+    /// around its anchors and the lines the error names.
+    fn fail_lower(&self, error: crate::lower::LowerError) -> Box<FileEditError> {
+        let mut anchors = anchor_lines(self.input.section);
+        anchors.extend(error.lines_to_show());
+        self.fail_at(EditFailure::Lower(error), &anchors)
     }
 
     /// The error for `failure`, with a live snapshot around `anchors`.

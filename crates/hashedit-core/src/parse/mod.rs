@@ -64,7 +64,7 @@ pub(crate) fn read_op(trimmed: &str) -> Option<OpKind> {
     let (keyword, rest) = parser.op_keyword(trimmed)?;
     parser.keyword_op(0, trimmed, keyword, rest).ok()?;
     match parser.open.take() {
-        Some(open) => Some(open.target.with_body(Vec::new())),
+        Some(open) => Some(open.target.with_body(Vec::new(), Vec::new())),
         None => parser.current?.ops.pop().map(|op| op.kind),
     }
 }
@@ -96,20 +96,27 @@ struct OpenPut {
     blank_after: Option<(usize, String)>,
     /// Unified-diff `-old` rows met in the body: (line, text).
     minus_rows: Vec<(usize, String)>,
+    /// A `SUB`'s `-` rows, without their `-`: its old text.
+    old: Vec<String>,
 }
 
+/// What an op with a body is aimed at.
 #[derive(Clone, Copy)]
 enum PutTarget {
     Replace(Target),
     Insert(Gap),
+    /// A `SUB`, within these lines (`None`: the whole file).
+    Substitute(Option<Target>),
 }
 
 impl PutTarget {
-    /// The op of a `PUT …:` with these rows.
-    fn with_body(self, body: Vec<String>) -> OpKind {
+    /// The op of a `PUT …:` or `SUB …:` with these rows (`old` is a
+    /// `SUB`'s, and ignored otherwise).
+    fn with_body(self, old: Vec<String>, body: Vec<String>) -> OpKind {
         match self {
             PutTarget::Replace(target) => OpKind::Replace { target, body },
             PutTarget::Insert(at) => OpKind::Insert { at, body },
+            PutTarget::Substitute(within) => OpKind::Substitute { within, old, body },
         }
     }
 }
@@ -226,6 +233,21 @@ impl Parser {
         let Some(open) = &mut self.open else {
             return Ok(false);
         };
+        if let (PutTarget::Substitute(_), Some(row)) = (open.target, raw.strip_prefix('-')) {
+            if let Some((blank_line, blank_text)) = open.blank_after.take() {
+                return Err(err(
+                    blank_line,
+                    &blank_text,
+                    Problem::BareRow(RowShape::Blank),
+                    None,
+                ));
+            }
+            if !open.body.is_empty() {
+                return Err(err(number, raw, Problem::OldRowAfterNewRows, None));
+            }
+            open.old.push(row.to_string());
+            return Ok(true);
+        }
         if let Some(row) = raw.strip_prefix('+') {
             if let Some((blank_line, blank_text)) = open.blank_after.take() {
                 return Err(err(
@@ -248,7 +270,8 @@ impl Parser {
             return Ok(true);
         }
         if raw.trim().is_empty() {
-            if !open.body.is_empty() && open.blank_after.is_none() {
+            let rows = !open.body.is_empty() || !open.old.is_empty();
+            if rows && open.blank_after.is_none() {
                 open.blank_after = Some((number, raw.to_string()));
             }
             return Ok(true);
@@ -373,6 +396,14 @@ impl Parser {
         let Some(open) = self.open.take() else {
             return Ok(());
         };
+        if let PutTarget::Substitute(_) = open.target {
+            if open.old.concat().is_empty() && open.old.len() < 2 {
+                return Err(err(open.line, &open.text, Problem::SubWithoutOld, None));
+            }
+            let kind = open.target.with_body(open.old, open.body);
+            self.push_op(open.line, kind);
+            return Ok(());
+        }
         let mut pasted = None;
         if let Some((line, text)) = open.minus_rows.first() {
             // The op as it reads without the `-` rows, if it keeps a body;
@@ -380,7 +411,7 @@ impl Parser {
             let fix = match (open.target, open.body.is_empty()) {
                 (_, false) => Some(corrected_op(open.target, &open.body)),
                 (PutTarget::Replace(target), true) => Some(format!("CUT {}", target.canonical())),
-                (PutTarget::Insert(_), true) => None,
+                (PutTarget::Insert(_) | PutTarget::Substitute(_), true) => None,
             };
             let refusal = err(*line, text, Problem::BareRow(RowShape::DiffMinus), fix);
             // Only a line range names lines the `-` rows can be checked
@@ -418,11 +449,11 @@ impl Parser {
         if open.body.is_empty() {
             let fix = match open.target {
                 PutTarget::Replace(target) => Some(format!("CUT {}", target.canonical())),
-                PutTarget::Insert(_) => None,
+                PutTarget::Insert(_) | PutTarget::Substitute(_) => None,
             };
             return Err(err(open.line, &open.text, Problem::EmptyBody, fix));
         }
-        let kind = open.target.with_body(open.body);
+        let kind = open.target.with_body(Vec::new(), open.body);
         self.push_pasted_op(open.line, kind, pasted);
         Ok(())
     }

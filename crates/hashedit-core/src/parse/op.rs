@@ -1,6 +1,6 @@
-//! Op lines: the keyword (`PUT`, `CUT`, `REM`, `MV`, `EOF`, in any case
-//! as a whole token), then a locator, an optional register and colon, a
-//! file op's argument, or how the file ends.
+//! Op lines: the keyword (`PUT`, `CUT`, `REM`, `MV`, `EOF`, `SUB`, in any
+//! case as a whole token), then a locator, an optional register and colon,
+//! a file op's argument, or how the file ends.
 
 use super::header::clean_path;
 use super::locator::{locator_fix, parse_put_locator, parse_target_with_warning};
@@ -17,15 +17,17 @@ pub(super) enum Keyword {
     Rem,
     Mv,
     Eof,
+    Sub,
 }
 
 impl Keyword {
-    const ALL: [Keyword; 5] = [
+    const ALL: [Keyword; 6] = [
         Keyword::Put,
         Keyword::Cut,
         Keyword::Rem,
         Keyword::Mv,
         Keyword::Eof,
+        Keyword::Sub,
     ];
 
     pub(super) fn name(self) -> &'static str {
@@ -35,6 +37,7 @@ impl Keyword {
             Keyword::Rem => "REM",
             Keyword::Mv => "MV",
             Keyword::Eof => "EOF",
+            Keyword::Sub => "SUB",
         }
     }
 
@@ -43,12 +46,18 @@ impl Keyword {
     pub(super) fn any_case(self) -> bool {
         matches!(self, Keyword::Put | Keyword::Cut)
     }
+
+    /// Whether a colon may follow the keyword directly (`PUT:` and `CUT:`
+    /// read as a keyword without a locator; `SUB:` searches the file).
+    fn colon_follows(self) -> bool {
+        matches!(self, Keyword::Put | Keyword::Cut | Keyword::Sub)
+    }
 }
 
 /// What `+` rows right after an op without a body are, and the fix.
 pub(super) fn rows_after(kind: &OpKind) -> (Problem, Option<String>) {
     match kind {
-        OpKind::Replace { .. } | OpKind::Insert { .. } => {
+        OpKind::Replace { .. } | OpKind::Insert { .. } | OpKind::Substitute { .. } => {
             (Problem::BareRow(RowShape::OrphanPlus), None)
         }
         OpKind::Cut { .. } => (Problem::CutWithBody, None),
@@ -80,8 +89,7 @@ pub(super) fn split_keyword(line: &str) -> Option<(Keyword, &str)> {
         match rest.chars().next() {
             None => return Some((keyword, rest)),
             Some(c) if c.is_whitespace() => return Some((keyword, rest)),
-            // `PUT:` and `CUT:` are keyword-then-nothing with a colon.
-            Some(':') if keyword.any_case() => {
+            Some(':') if keyword.colon_follows() => {
                 return Some((keyword, rest));
             }
             Some(_) => {}
@@ -99,7 +107,7 @@ pub(super) fn lowercase_op_parses(keyword: Keyword, rest: &str) -> bool {
     match keyword {
         Keyword::Cut => !colon && parse_target_with_warning(locator).is_ok(),
         Keyword::Put => (colon || register.is_some()) && parse_put_locator(locator).is_ok(),
-        Keyword::Rem | Keyword::Mv | Keyword::Eof => false,
+        Keyword::Rem | Keyword::Mv | Keyword::Eof | Keyword::Sub => false,
     }
 }
 
@@ -165,7 +173,45 @@ impl Parser {
             Keyword::Cut => self.cut(number, raw, rest),
             Keyword::Rem | Keyword::Mv => self.file_op(number, raw, keyword, rest),
             Keyword::Eof => self.final_newline(number, raw, rest),
+            Keyword::Sub => self.substitute(number, raw, rest),
         }
+    }
+
+    /// `SUB N:`, `SUB N.=M:` (any range spelling `PUT` takes), `SUB N*:`
+    /// or `SUB:`; its `-` and `+` rows follow.
+    fn substitute(&mut self, number: usize, raw: &str, rest: &str) -> Result<(), ParseError> {
+        let rest = rest.trim();
+        let Some(locator) = rest.strip_suffix(':').map(str::trim_end) else {
+            let fix = match rest {
+                "" => Some("SUB:".to_string()),
+                _ => parse_target_with_warning(rest)
+                    .ok()
+                    .map(|(target, _)| format!("SUB {}:", target.canonical())),
+            };
+            return Err(err(number, raw, Problem::SubWithoutColon, fix));
+        };
+        let within = if locator.is_empty() {
+            None
+        } else {
+            let (target, warning) = parse_target_with_warning(locator).map_err(|problem| {
+                let fix = locator_fix(&problem, locator).map(|l| format!("SUB {l}:"));
+                err(number, raw, Problem::BadLocator(problem), fix)
+            })?;
+            if let Some(warning) = warning {
+                self.warn(number, warning);
+            }
+            Some(target)
+        };
+        self.open = Some(OpenPut {
+            line: number,
+            text: raw.to_string(),
+            target: PutTarget::Substitute(within),
+            body: Vec::new(),
+            blank_after: None,
+            minus_rows: Vec::new(),
+            old: Vec::new(),
+        });
+        Ok(())
     }
 
     fn put(&mut self, number: usize, raw: &str, rest: &str) -> Result<(), ParseError> {
@@ -200,6 +246,7 @@ impl Parser {
                     body: Vec::new(),
                     blank_after: None,
                     minus_rows: Vec::new(),
+                    old: Vec::new(),
                 });
             }
             (PutTarget::Insert(at), register, false) => {
@@ -223,7 +270,9 @@ impl Parser {
                     Some(format!("PUT {}:", target.canonical())),
                 ));
             }
-            (_, Some(_), true) => unreachable!("handled above"),
+            (PutTarget::Substitute(_), _, false) | (_, Some(_), true) => {
+                unreachable!("handled above: a PUT locator is never a SUB's")
+            }
         }
         Ok(())
     }

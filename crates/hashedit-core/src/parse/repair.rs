@@ -6,7 +6,7 @@
 
 use super::PutTarget;
 use super::locator::{parse_range, parse_target_with_warning};
-use crate::document::{Gap, Target};
+use crate::document::{Gap, OpKind, Target};
 use crate::problem::{ForeignShape, RowShape};
 use crate::tag::SnapshotTag;
 
@@ -158,11 +158,16 @@ pub(super) fn outer_fence(input: &str) -> Option<(usize, usize)> {
 /// The `PUT` op on `target` with `rows`, canonically spelled: a fix to
 /// copy.
 pub(super) fn corrected_op(target: PutTarget, rows: &[String]) -> String {
-    let locator = match target {
-        PutTarget::Replace(target) => target.canonical(),
-        PutTarget::Insert(at) => at.canonical(),
+    let mut fix = match target {
+        PutTarget::Replace(target) => format!("PUT {}:", target.canonical()),
+        PutTarget::Insert(at) => format!("PUT {}:", at.canonical()),
+        PutTarget::Substitute(within) => OpKind::Substitute {
+            within,
+            old: Vec::new(),
+            body: Vec::new(),
+        }
+        .canonical_header(),
     };
-    let mut fix = format!("PUT {locator}:");
     for row in rows {
         fix.push_str("\n+");
         fix.push_str(row);
@@ -196,6 +201,8 @@ pub(super) fn numbered_body(target: PutTarget, body: &[String]) -> Option<Vec<St
         // could be the end's; one row (`12:30 standup` appended) is too
         // little evidence, several counting up are not.
         PutTarget::Insert(Gap::End) => return (body.len() >= 2).then_some(stripped),
+        // A substitution's rows are checked against the file's text anyway.
+        PutTarget::Substitute(_) => return None,
     };
     expected.contains(&first).then_some(stripped)
 }
