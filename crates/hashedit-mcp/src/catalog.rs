@@ -284,7 +284,7 @@ pub(crate) fn tool_definitions(read_only: bool, shape: StructuredContent) -> Vec
 pub const INSTRUCTIONS: &str = "\
 hashedit's tools are your file tools: read_file, grep, glob and list_dir to look, edit to change lines, write to create or replace a whole file. Where the client also offers its own file read, edit or write tools, use these instead for every file you may change (edit needs the header they print), and do not change files with shell commands: only edit checks that the file is still the one you saw.
 1. Look first: read_file (or grep) prints a header [path#TAG] and rows N:text. TAG fingerprints the whole file.
-2. Edit with a document: the header copied exactly, then ops on those line numbers (PUT N:, PUT N.=M:, PUT <N:, PUT >N:, PUT >$:, CUT N, CUT N.=M) and body rows that start with +.
+2. Edit with a document: the header copied exactly, then ops on those line numbers (PUT N:, PUT N.=M:, PUT <N:, PUT >N:, PUT >$:, CUT N, CUT N.=M) and body rows that start with +. SUB N: with - rows of exact old text and + rows of new text changes part of a line; restating a risky range's lines as - rows makes a range one line off fail instead of writing.
 3. Chain: a successful edit replies with a preview under the file's new [path#TAG]; use that header and its numbers for your next edit instead of reading again (after a structural edit, read again).
 4. On any failure nothing is written. A stale tag or a bad line number comes with a live snapshot: copy its header and numbers and retry.
 5. A note that your ops were moved means the file changed elsewhere since your snapshot and they were applied to the live file; continue from the new header in the preview.
@@ -335,7 +335,7 @@ Create a file, or replace a whole file, with content written byte for byte (miss
 The reply shows the new header [path#TAG] with the file's rows, so you can edit next without reading. When replacing a file you have seen, pass its tag: if the file changed since, nothing is written and the reply shows the live file. content is the file's real text: never paste a read reply (its header or N: prefixes) into it.";
 
 const EDIT_DESCRIPTION: &str = "\
-Change existing text files by line number, against snapshots you were shown. Use it, not another edit tool or a shell command, for every change to an existing file. input is an edit document: for each file a header line [path#TAG], then ops.
+Change existing text files by line number, against snapshots you were shown. Use it, not other edit tools or the shell, for every change to an existing file. input is an edit document: for each file a header line [path#TAG], then ops.
 
 Copy the header exactly from your latest snapshot of the file (a read_file, grep or write reply, your last edit's preview, a failed edit's live snapshot). Never invent a tag. One section per file; a document may edit several files, and then all change or none does.
 
@@ -361,9 +361,11 @@ PUT >12:
 +def helper():
 +    return 0
 
-More: N* is the block (function, class, table...) starting on line N: PUT N*: replaces it, CUT N* deletes it, PUT >N*: inserts after its last line. CUT ... @name keeps the cut lines; PUT >N @name, PUT <N @name or PUT >$ @name (no colon, no rows) pastes them and PUT N.=M @name replaces lines with them, so CUT 4.=9 @f then PUT >20 @f moves lines. Without @name, CUT fills a register for this call only; named ones last for the session. REM deletes the file (alone in its section); MV path moves it, never over an existing file. EOF NEWLINE / EOF NO NEWLINE set whether the last line ends with a line break.
+More: N* is the block (function, class...) starting on line N: PUT N*: replaces it, CUT N* deletes it, PUT >N*: inserts after its last line. CUT ... @name keeps the cut lines; PUT >N @name (no colon, no rows) pastes them and PUT N.=M @name replaces lines with them, so CUT 4.=9 @f then PUT >20 @f moves lines. Unnamed registers last one call, named ones the session. REM deletes the file (alone in its section); MV path moves it, never over an existing file. EOF NEWLINE / EOF NO NEWLINE set whether the last line ends with a line break.
 
-If anything is wrong (stale tag, bad syntax, a line outside the file, overlapping ops), nothing is written; a stale tag or bad line number comes with a live snapshot: copy its header and numbers to retry. Ops that would likely write a wrong file (rows repeating the unchanged lines beside them, a range one line off, a placeholder comment in place of code, a result that no longer parses) are refused too, with corrected lines to copy; if the document is really meant, send it again with force: true. On success each file gets an ops summary and a preview under its new [path#TAG]: chain your next edit from it without reading again, except after a structural edit (one op over 40 or more lines), which shows no rows. A note that ops were moved means the file changed elsewhere and they were applied to the live file. edit never creates files: use write.";
+SUB N: (N.=M; SUB: whole file) swaps exact old text (- rows, found once there, may be part of a line) for + rows. Restating a range's lines as - rows makes it safe.
+
+If anything is wrong (stale tag, bad syntax, a line outside the file, overlapping ops), nothing is written; a stale tag or bad line number comes with a live snapshot: copy its header and numbers to retry. Ops that would likely write a wrong file (rows repeating their neighbours, a range one line off, a placeholder for code, a result that no longer parses) are refused too, with corrected lines to copy; if the document is really meant, send it again with force: true. On success each file gets an ops summary and a preview under its new [path#TAG]: chain your next edit from it without reading again, except after a structural edit (an op over 40+ lines), which shows no rows. Ops noted as moved were applied to the live file, which changed elsewhere. edit never creates files: use write.";
 
 /// The model guide offered as the MCP prompt [`GUIDE_PROMPT`], for clients
 /// that let the user insert a server's prompts (Zed, Claude Code's
@@ -381,6 +383,7 @@ How to edit files with hashedit (hashline snapshots)
 4. Chain. A successful edit answers with an ops summary and a preview under the file's new header: use that header and its numbers for the next edit. After a structural edit (one op spanning 40 or more lines) the preview has no rows: read again.
 5. Failures write nothing. A stale tag, an out-of-range line or overlapping ops come with a live snapshot: copy its header and numbers and retry. A refusal that names a document line says what to write instead.
 6. Beyond lines: N* is the syntactic block starting on line N (PUT N*:, CUT N*, PUT >N*:). CUT ... @name stores lines in a register and PUT >N @name pastes them (moves without retyping); REM deletes a file and MV path renames it; EOF NEWLINE / EOF NO NEWLINE add or remove the line break after the last line (rows cannot say it).
+   SUB N: (or SUB N.=M:, SUB: for the whole file) replaces text by content: - rows give the exact old text, which must occur exactly once in those lines (it may be part of a line, or span lines), then + rows the new text (none deletes it). Use it inside long lines, where it costs only what changes, and to make a risky range safe: restate the range's lines as - rows, and a range one line off is refused instead of written.
 7. Use write to create a file or replace it whole; pass the tag you saw to refuse overwriting a file that changed. Paths are relative to the workspace root and cannot leave it.";
 
 /// The name of the prompt that carries [`GUIDE`].
