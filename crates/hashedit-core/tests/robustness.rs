@@ -155,6 +155,8 @@ struct Reach {
     row_with_bom: usize,
     /// Refused by the planner: a U+FEFF line left first (F01's kind).
     line_would_become_bom: usize,
+    /// Applied with a `SUB` among their ops.
+    applied_sub: usize,
 }
 
 /// Runs `case` through the edit pipeline as the tools run it (guards
@@ -182,6 +184,9 @@ fn check_generated(case: &Case, reach: &mut Reach) -> Result<(), TestCaseError> 
     match (generated::expect(case), &result) {
         (Expect::Lines(lines, eof), Ok(edit)) => {
             reach.applied += 1;
+            if case.ops.iter().any(|op| matches!(op, GenOp::Sub(..))) {
+                reach.applied_sub += 1;
+            }
             let text = Text::decode(&edit.bytes);
             prop_assert!(text.is_ok(), "not text: {:?} from {doc:?}", edit.bytes);
             let text = text.unwrap();
@@ -261,6 +266,8 @@ fn generated_edits_reach_apply_and_do_what_they_say() {
     // The refusals the BOM rules owe are met too, beyond F01 itself.
     assert!(reach.line_would_become_bom >= 5, "{reach:?}");
     assert!(reach.row_with_bom >= 5, "{reach:?}");
+    // `SUB` ops restating their lines land where `PUT` would.
+    assert!(reach.applied_sub >= 100, "{reach:?}");
 }
 
 /// File bytes: mostly text lines with mixed endings and sometimes a BOM,

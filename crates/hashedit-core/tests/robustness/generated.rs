@@ -2,7 +2,8 @@
 //! file's real tag, line numbers inside the file, spans that do not
 //! overlap, inserts at allowed gaps, and every op kind (replace, delete,
 //! inserts before, after and at the end, named and anonymous register cuts
-//! with pastes at a gap or over a range, `EOF NEWLINE` / `EOF NO NEWLINE`).
+//! with pastes at a gap or over a range, `EOF NEWLINE` / `EOF NO NEWLINE`,
+//! and `SUB` ops restating the lines they replace).
 //! Files have a BOM or not, LF, CRLF or mixed endings, and U+FEFF inside
 //! lines, at their start (handed case F01's kind) and in rows.
 //!
@@ -32,6 +33,9 @@ pub(crate) enum GenOp {
     PasteOver(usize, usize, String),
     /// `EOF NEWLINE` (true) or `EOF NO NEWLINE`.
     Eof(bool),
+    /// `SUB S.=E:` whose `-` rows restate lines S to E (a verified
+    /// replace): writes what `PUT S.=E:` writes.
+    Sub(usize, usize, Vec<String>),
 }
 
 /// One generated case.
@@ -83,6 +87,13 @@ impl Case {
         for op in &self.ops {
             doc += &match op {
                 GenOp::Replace(s, e, body) => format!("PUT {}:\n{}", range(*s, *e), rows(body)),
+                GenOp::Sub(s, e, body) => {
+                    let old: String = self.lines[s - 1..*e]
+                        .iter()
+                        .map(|line| format!("-{line}\n"))
+                        .collect();
+                    format!("SUB {}:\n{old}{}", range(*s, *e), rows(body))
+                }
                 GenOp::Delete(s, e, into) => {
                     format!(
                         "CUT {}{}\n",
@@ -193,20 +204,22 @@ type Raw = (u8, usize, usize, usize, Vec<String>);
 pub(crate) fn case() -> impl Strategy<Value = Case> {
     (
         file(),
-        proptest::collection::vec((0u8..10, 1usize..64, 0usize..3, 1usize..64, body()), 1..6),
+        proptest::collection::vec((0u8..11, 1usize..64, 0usize..3, 1usize..64, body()), 1..6),
         0u8..10,
     )
         .prop_map(|(file, raw, eof)| {
             let mut case = Case::fixed(&file, Vec::new());
-            case.ops = resolve(case.lines.len(), raw, eof);
+            case.ops = resolve(&case.lines, raw, eof);
             case
         })
 }
 
-/// Turns raw choices into ops valid on a file of `n` lines: spans claim
-/// disjoint lines, inserts sit at gaps no span removes and repeat no other
-/// insert, and a paste follows its cut.
-fn resolve(n: usize, raw: Vec<Raw>, eof: u8) -> Vec<GenOp> {
+/// Turns raw choices into ops valid on a file of these lines: spans
+/// claim disjoint lines, inserts sit at gaps no span removes and repeat no
+/// other insert, a paste follows its cut, and a `SUB` restates text (a
+/// lone empty line is replaced by `PUT`).
+fn resolve(file_lines: &[String], raw: Vec<Raw>, eof: u8) -> Vec<GenOp> {
+    let n = file_lines.len();
     let mut taken = vec![false; n + 2];
     let mut spans: Vec<(usize, usize)> = Vec::new();
     let mut ops = Vec::new();
@@ -259,6 +272,13 @@ fn resolve(n: usize, raw: Vec<Raw>, eof: u8) -> Vec<GenOp> {
             9 if claim(1, e.max(1), &mut spans) => {
                 unnamed_cuts += 1;
                 ops.push(GenOp::Delete(1, e.max(1), None));
+            }
+            10 if claim(s, e, &mut spans) => {
+                if s == e && file_lines[s - 1].is_empty() {
+                    ops.push(GenOp::Replace(s, e, body));
+                } else {
+                    ops.push(GenOp::Sub(s, e, body));
+                }
             }
             _ if n == 0 => ops.push(GenOp::Before(1, body)),
             _ => {}
@@ -315,7 +335,7 @@ pub(crate) fn expect(case: &Case) -> Expect {
     let mut rows_written: Vec<Vec<String>> = Vec::new();
     for op in &case.ops {
         match op {
-            GenOp::Replace(s, e, body) => {
+            GenOp::Replace(s, e, body) | GenOp::Sub(s, e, body) => {
                 replaced[*s] = Some(body.clone());
                 (s + 1..=*e).for_each(|l| replaced[l] = Some(Vec::new()));
                 rows_written.push(body.clone());
