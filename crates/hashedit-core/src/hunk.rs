@@ -13,6 +13,19 @@ pub struct Hunk {
     pub header: String,
     /// What the hunk does.
     pub kind: HunkKind,
+    /// How its op found its lines.
+    pub aim: Aim,
+}
+
+/// How an op found the lines of its hunk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Aim {
+    /// By line numbers alone (`PUT`, `CUT`): the guards ask whether the
+    /// range was aimed right (FORMAT.md §7.2, §7.3).
+    Lines,
+    /// By the old text found there (`SUB`, FORMAT.md §5.9): the text
+    /// proved the aim, so those guards do not ask.
+    Text,
 }
 
 /// The primitive changes.

@@ -12,7 +12,7 @@ use std::fmt;
 use crate::block::{BlockResolution, BlockResolver, LazyIndex, Unresolvable};
 use crate::class::FailureClass;
 use crate::document::{FinalNewline, Gap, LineRange, OpKind, Register, Section, Target};
-use crate::hunk::{Hunk, HunkKind, InsertAt};
+use crate::hunk::{Aim, Hunk, HunkKind, InsertAt};
 use crate::surface::{Surface, Word, display_as_mcp};
 use crate::text::Text;
 use crate::view::plural;
@@ -453,10 +453,15 @@ pub(crate) fn lower_with<'a>(
             None => continue,
         };
         lowering.out.summary.push(summary);
+        let aim = match op.kind {
+            OpKind::Substitute { .. } => Aim::Text,
+            _ => Aim::Lines,
+        };
         lowering.out.hunks.push(Hunk {
             line: op.line,
             header: name.header,
             kind,
+            aim,
         });
     }
     Ok(lowering.out)

@@ -256,6 +256,7 @@ fn moved(op: &Hunk, shift: isize) -> Hunk {
         line: op.line,
         header: op.header.clone(),
         kind,
+        aim: op.aim,
     }
 }
 

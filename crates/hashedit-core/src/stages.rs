@@ -26,7 +26,7 @@ pub use crate::edit::{
     DroppedBlank, Echo, Edge, Elision, FinalNewlineProblem, Indent, IndentEvidence, IndentMismatch,
     LostIndentation, Reading, ReadingKind, Refusal, Repair, Shift, ShortRange, SyntaxBreak,
 };
-pub use crate::hunk::{Hunk, HunkKind, InsertAt};
+pub use crate::hunk::{Aim, Hunk, HunkKind, InsertAt};
 pub use crate::lower::{
     Difference, LISTED_OCCURRENCES, LowerError, LowerNote, Lowered, NearMatch, Occurrences, OpName,
     lower,

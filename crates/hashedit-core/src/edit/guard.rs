@@ -7,7 +7,7 @@
 use std::fmt;
 
 use crate::class::FailureClass;
-use crate::hunk::{Hunk, HunkKind};
+use crate::hunk::{Aim, Hunk, HunkKind};
 use crate::plan::{OpRef, Placed};
 use crate::surface::{Name, Surface, Word, display_as_mcp};
 use crate::text::Text;
@@ -244,6 +244,24 @@ pub(crate) struct Scene<'s> {
     pub(crate) syntax: Option<SyntaxBreak>,
 }
 
+impl Scene<'_> {
+    /// `found` without the findings about ops that found their lines by
+    /// their text ([`Aim::Text`]): an echo or a range one line off is a
+    /// doubt about where a range was aimed, which the text settled.
+    fn aimed_by_line(&self, found: Vec<Suspicion>) -> Vec<Suspicion> {
+        let by_text: Vec<usize> = self
+            .hunks
+            .iter()
+            .filter(|h| h.aim == Aim::Text)
+            .map(|h| h.line)
+            .collect();
+        found
+            .into_iter()
+            .filter(|s| s.op_line().is_none_or(|line| !by_text.contains(&line)))
+            .collect()
+    }
+}
+
 /// One guard: what it finds in a scene, and the corrected ops it offers
 /// for its findings about one hunk (given every finding about the hunk).
 struct Guard {
@@ -281,7 +299,7 @@ const GUARDS: [Guard; 8] = [
     Guard {
         find: |scene| {
             let found = echo::echoes(scene.hunks, scene.live);
-            found.into_iter().map(Suspicion::Echo).collect()
+            scene.aimed_by_line(found.into_iter().map(Suspicion::Echo).collect())
         },
         read: |hunk, about, live| {
             let echoes: Vec<&Echo> = about
@@ -300,7 +318,7 @@ const GUARDS: [Guard; 8] = [
     Guard {
         find: |scene| {
             let found = slip::shifts(scene.hunks, scene.live);
-            found.into_iter().map(Suspicion::Shift).collect()
+            scene.aimed_by_line(found.into_iter().map(Suspicion::Shift).collect())
         },
         read: |hunk, about, _| {
             replace_readings(hunk, about, |s, body| match s {
@@ -312,7 +330,7 @@ const GUARDS: [Guard; 8] = [
     Guard {
         find: |scene| {
             let found = slip::short_ranges(scene.hunks, scene.live);
-            found.into_iter().map(Suspicion::ShortRange).collect()
+            scene.aimed_by_line(found.into_iter().map(Suspicion::ShortRange).collect())
         },
         read: |hunk, about, _| {
             replace_readings(hunk, about, |s, body| match s {
@@ -324,7 +342,7 @@ const GUARDS: [Guard; 8] = [
     Guard {
         find: |scene| {
             let found = slip::dropped_blanks(scene.hunks, scene.live);
-            found.into_iter().map(Suspicion::DroppedBlank).collect()
+            scene.aimed_by_line(found.into_iter().map(Suspicion::DroppedBlank).collect())
         },
         read: |hunk, about, _| {
             replace_readings(hunk, about, |s, body| match s {

@@ -3,6 +3,7 @@
 //! a property test against a separate reference model.
 
 use super::*;
+use crate::hunk::Aim;
 use crate::lower::{Registers, lower};
 use crate::parse::parse;
 use proptest::prelude::*;
@@ -182,6 +183,7 @@ fn library_rows_cannot_hold_line_breaks() {
         let ops = vec![Hunk {
             line: 2,
             header: "PUT 1:".into(),
+            aim: Aim::Lines,
             kind: HunkKind::Replace {
                 range: LineRange { start: 1, end: 1 },
                 body: vec![row.to_string()],
@@ -221,6 +223,7 @@ fn rows_that_would_change_the_encoding_are_refused() {
     let ops = vec![Hunk {
         line: 2,
         header: "PUT 1:".into(),
+        aim: Aim::Lines,
         kind: HunkKind::Replace {
             range: LineRange { start: 1, end: 1 },
             body: vec!["a\u{0}".to_string()],
@@ -233,6 +236,7 @@ fn rows_that_would_change_the_encoding_are_refused() {
     let ops = vec![Hunk {
         line: 3,
         header: "PUT <1:".into(),
+        aim: Aim::Lines,
         kind: HunkKind::Insert {
             at: InsertAt::Before(1),
             body: vec!["\u{FEFF}x".to_string()],

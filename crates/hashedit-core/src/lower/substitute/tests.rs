@@ -253,3 +253,18 @@ fn sub_documents_that_do_not_parse_say_why() {
         "edit document line 2: expected a line number (digits)\n  2 | SUB <2:"
     );
 }
+
+#[test]
+fn the_guards_of_a_ranges_aim_leave_a_sub_alone() {
+    let file = "a\nb\nc\n";
+    // As PUT, the last row repeats line 3 below the range: an echo.
+    assert_eq!(missed(file, "PUT 2:\n+b\n+c\n").0, FailureClass::EchoedRows);
+    // As SUB, line 2 was found by its text: the rows are meant.
+    assert_eq!(written(file, "SUB 2:\n-b\n+b\n+c\n"), "a\nb\nc\nc\n");
+    // The guards that look at the rows themselves still speak.
+    let (class, _) = missed(
+        "fn a() {\n    x();\n}\n",
+        "SUB 2:\n-    x();\n+\tx();\n+\ty();\n",
+    );
+    assert_eq!(class, FailureClass::IndentationMismatch);
+}
