@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use crate::corpus::Corpus;
 use crate::engine::{Attempt, Engine, Reply};
 use crate::forms::Call;
-use crate::mistakes::{Mistake, Variant, variant};
+use crate::mistakes::{Mistake, Variant, off_by_one_through_sub, variant};
 use crate::mutate::{Lang, Mutation, Task, make_task};
 use crate::rng;
 use crate::score::{Outcome, verdict};
@@ -43,6 +43,26 @@ pub fn generate(corpus: &Corpus, count: usize, seed: u64) -> Vec<Case> {
                     let mut rng = rng::stream(seed ^ (0x5EED_0000 + m as u64), task.index as u64);
                     variant(&task, mistake, &mut rng)
                 })
+                .collect();
+            Case { task, variants }
+        })
+        .collect()
+}
+
+/// [`generate`]'s cases with only the [`Mistake::OffByOne`] variant,
+/// restated through `SUB` ops ([`off_by_one_through_sub`]): the same
+/// hunk moved the same way as in a run of [`generate`] with `seed`.
+pub fn generate_off_by_one_sub(corpus: &Corpus, count: usize, seed: u64) -> Vec<Case> {
+    let m = Mistake::ALL
+        .iter()
+        .position(|&m| m == Mistake::OffByOne)
+        .expect("a mistake kind");
+    tasks(corpus, count, seed)
+        .into_iter()
+        .map(|task| {
+            let mut rng = rng::stream(seed ^ (0x5EED_0000 + m as u64), task.index as u64);
+            let variants = off_by_one_through_sub(&task, &mut rng)
+                .into_iter()
                 .collect();
             Case { task, variants }
         })

@@ -29,6 +29,7 @@
 //!   meant the oracle edit carried onto the changed file.
 
 use crate::document::{DocOp, DocSpec, header, op, oracle_ops, plus_rows};
+use crate::forms::sub::{SubStyle, sub_ops};
 use crate::hunks::{Hunk, Lines, apply};
 use crate::literal::literal;
 use crate::mutate::Task;
@@ -219,6 +220,50 @@ pub fn variant(task: &Task, mistake: Mistake, rng: &mut Rng) -> Option<Variant> 
     let mut v = build(task, mistake, rng)?;
     v.literal = literal(&v.doc, &v.live);
     Some(v)
+}
+
+/// The [`Mistake::OffByOne`] variant of `task`, drawn from `rng` as
+/// [`variant`] draws it (the same hunk, moved or resized the same way),
+/// written as `SUB` ops that restate the lines they replace
+/// ([`SubStyle::WholeLines`], the verified replace): the op of the moved
+/// hunk keeps its `-` and `+` rows and its locator moves as the range did.
+/// A model that says what it believes is on the lines sends this; the
+/// engine should refuse it, or land it as meant where the locator still
+/// holds the text (a range one line too long). `None` where the task has
+/// no such variant or `SUB` ops cannot write the edit.
+pub fn off_by_one_through_sub(task: &Task, rng: &mut Rng) -> Option<Variant> {
+    let (form, i, wrong, _) = ranges::off_by_one_hunk(task, rng)?;
+    let span = |h: &Hunk| match h {
+        Hunk::Replace { start, end, .. } | Hunk::Delete { start, end } => (*start, *end),
+        Hunk::Insert { after, .. } => (*after, *after),
+    };
+    let ((s, e), (ws, we)) = (span(&task.hunks[i]), span(&wrong));
+    let groups = sub_ops(&task.original, &task.hunks, SubStyle::WholeLines)?;
+    let n = task.original.len();
+    let mut ops = Vec::with_capacity(groups.len());
+    for group in groups {
+        let mut op = group.op;
+        if group.hunks.contains(&i) {
+            let (a, b) = op.locator?;
+            let a = (a + ws).checked_sub(s).filter(|&a| a >= 1)?;
+            let b = (b + we).checked_sub(e).filter(|&b| b >= a && b <= n)?;
+            op.locator = Some((a, b));
+        }
+        ops.push(op.doc_op());
+    }
+    Some(Variant {
+        mistake: Mistake::OffByOne,
+        form,
+        doc: DocSpec::new(&task.path, ops),
+        served: task.original.clone(),
+        live: task.original.clone(),
+        intended: task.target.clone(),
+        literal: None,
+    })
+    .map(|mut v| {
+        v.literal = literal(&v.doc, &v.live);
+        v
+    })
 }
 
 /// The variant, its literal result left to [`variant`].

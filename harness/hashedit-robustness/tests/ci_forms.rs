@@ -8,8 +8,11 @@
 //!   reference reading;
 //! * a slice of real edits lands exactly through Rho's `str_replace` and
 //!   `apply_patch` tools, and through hashedit after windowed reads;
+//! * every real edit lands exactly through hashedit as a `SUB` document
+//!   restating the lines it replaces;
 //! * the content-addressed mistakes through Rho's tools and hashedit give
-//!   pinned figures.
+//!   pinned figures, and ranges one line off restated through `SUB` are
+//!   refused (or land as meant), never written wrongly.
 //!
 //! Figures are pinned exactly; each test prints the new pins when they
 //! move. Without a corpus a test is skipped loudly, unless
@@ -17,7 +20,7 @@
 
 use std::collections::BTreeMap;
 
-use hashedit_robustness::bench::tasks;
+use hashedit_robustness::bench::{generate_off_by_one_sub, run, tasks};
 use hashedit_robustness::content::ReplaceMistake;
 use hashedit_robustness::content_bench::{generate_replace, run_replace};
 use hashedit_robustness::corpus::Corpus;
@@ -25,6 +28,7 @@ use hashedit_robustness::engine::{Engine, Ours};
 use hashedit_robustness::forms::str_replace::OldString;
 use hashedit_robustness::forms::sub::SubStyle;
 use hashedit_robustness::forms::{Call, Form};
+use hashedit_robustness::mistakes::Mistake;
 use hashedit_robustness::peers::RhoEngine;
 use hashedit_robustness::real::RealCorpus;
 use hashedit_robustness::real_bench::{RealClass, RealResults, run_real_reading};
@@ -168,6 +172,82 @@ fn a_real_edit_slice_lands_through_rho_and_after_windowed_reads() {
     ];
     println!("const READ_PINS: [[usize; 6]; 4] = {got:?};");
     assert_eq!(got, READ_PINS);
+}
+
+/// Every real edit through hashedit (with a session) as `SUB` documents
+/// restating the lines they replace, after whole-file reads: the figures
+/// of [`figures`].
+const SUB_PINS: [usize; 6] = [943, 0, 0, 0, 0, 0];
+
+#[test]
+fn every_real_edit_lands_through_sub_documents() {
+    let Some(corpus) = real_corpus() else { return };
+    let mut sub: Vec<Box<dyn Engine>> = vec![Box::new(Ours::sub_documents().unwrap())];
+    let results = run_real_reading(
+        &corpus.edits,
+        &mut sub,
+        Reads::WholeFile,
+        |_, _, _, _| {},
+        |_, _| {},
+    );
+    let got = figures(&results, 0);
+    println!("const SUB_PINS: [usize; 6] = {got:?};");
+    assert_eq!(got, SUB_PINS);
+}
+
+/// Tasks of the range-one-off slice restated through `SUB` (seed 1).
+const OFF_BY_ONE_TASKS: usize = 400;
+
+/// Per form of the off-by-one mistake: sent, landed as meant, refused,
+/// written wrongly.
+const OFF_BY_ONE_SUB_PINS: [(&str, [usize; 4]); 5] = [
+    ("end-minus-one", [12, 0, 12, 0]),
+    ("end-plus-one", [93, 93, 0, 0]),
+    ("shift-down", [109, 0, 109, 0]),
+    ("shift-up", [85, 0, 85, 0]),
+    ("start-minus-one", [101, 101, 0, 0]),
+];
+
+#[test]
+fn ranges_one_line_off_restated_through_sub_are_never_written_wrongly() {
+    let corpus = match Corpus::load(&Corpus::default_dir()) {
+        Ok(corpus) => corpus,
+        Err(e) if required() => panic!("{e} (HASHEDIT_REQUIRE_CORPUS=1)"),
+        Err(e) => {
+            hashedit_skip::skip(
+                "ranges_one_line_off_restated_through_sub_are_never_written_wrongly",
+                "the range-one-off mistakes through SUB",
+                &e.to_string(),
+            );
+            return;
+        }
+    };
+    let cases = generate_off_by_one_sub(&corpus, OFF_BY_ONE_TASKS, 1);
+    let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(Ours::sub_documents().unwrap())];
+    let results = run(&cases, &mut engines, |_, _, _, _, _| {}, |_, _| {});
+    let mut got: BTreeMap<&str, [usize; 4]> = BTreeMap::new();
+    for record in &results.records {
+        let form = cases
+            .iter()
+            .find(|c| c.task.index == record.task)
+            .map(|c| c.variants[record.variant].form)
+            .expect("a case");
+        let slot = got.entry(form).or_default();
+        slot[0] += 1;
+        match record.outcome {
+            Outcome::Intended => slot[1] += 1,
+            Outcome::RefusedActionable | Outcome::RefusedOther => slot[2] += 1,
+            _ => slot[3] += 1,
+        }
+    }
+    let got: Vec<(&str, [usize; 4])> = got.into_iter().collect();
+    println!("const OFF_BY_ONE_SUB_PINS: [(&str, [usize; 4]); 5] = {got:?};");
+    assert!(got.iter().all(|(_, [.., wrong])| *wrong == 0), "{got:?}");
+    assert_eq!(
+        results.counts(Mistake::OffByOne, 0).values().sum::<usize>(),
+        results.records.len()
+    );
+    assert_eq!(got, OFF_BY_ONE_SUB_PINS);
 }
 
 /// Tasks of the content-addressed slice (seed 7).

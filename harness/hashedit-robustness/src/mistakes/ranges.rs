@@ -10,6 +10,15 @@ use super::try_hunk;
 /// One hunk's range moved or resized by one line, such that the document
 /// still applies but to a different result.
 pub(super) fn off_by_one(task: &Task, rng: &mut Rng) -> Option<(&'static str, Vec<DocOp>)> {
+    off_by_one_hunk(task, rng).map(|(form, _, _, ops)| (form, ops))
+}
+
+/// [`off_by_one`]'s draw: the form, the index of the hunk moved, the hunk
+/// as moved, and the document.
+pub(super) fn off_by_one_hunk(
+    task: &Task,
+    rng: &mut Rng,
+) -> Option<(&'static str, usize, Hunk, Vec<DocOp>)> {
     let n = task.original.len();
     let i = rng.below(task.hunks.len());
     let hunk = &task.hunks[i];
@@ -60,8 +69,8 @@ pub(super) fn off_by_one(task: &Task, rng: &mut Rng) -> Option<(&'static str, Ve
     }
     while !forms.is_empty() {
         let (form, wrong) = forms.swap_remove(rng.below(forms.len()));
-        if let Some(ops) = try_hunk(task, i, vec![wrong], true) {
-            return Some((form, ops));
+        if let Some(ops) = try_hunk(task, i, vec![wrong.clone()], true) {
+            return Some((form, i, wrong, ops));
         }
     }
     None
