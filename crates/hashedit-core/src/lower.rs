@@ -19,7 +19,7 @@ use crate::view::plural;
 
 mod substitute;
 
-pub use substitute::{Difference, LISTED_OCCURRENCES, NearMatch, Occurrences};
+pub use substitute::{Change, Difference, LISTED_OCCURRENCES, NearMatch, Occurrences};
 use substitute::{Joined, Miss};
 
 /// The registers of one edit call.
@@ -101,6 +101,8 @@ pub struct Lowered {
     pub notes: Vec<LowerNote>,
     /// The final-newline state `EOF NEWLINE` / `EOF NO NEWLINE` asks for.
     pub final_newline: Option<FinalNewline>,
+    /// Where each `SUB`'s new text lies in the rows it writes.
+    pub changes: Vec<Change>,
 }
 
 /// Something block resolution noticed about an op that lowered fine.
@@ -547,7 +549,13 @@ impl Lowering<'_, '_> {
                         String::new(),
                     ),
                 };
-                let (kind, lines) = self.substitute(scope, within.is_some(), old, body, name)?;
+                let (kind, lines, (start, end)) =
+                    self.substitute(scope, within.is_some(), old, body, name)?;
+                self.out.changes.push(Change {
+                    op_line: name.line,
+                    start,
+                    end,
+                });
                 let rows = match &kind {
                     HunkKind::Replace { body, .. } => body.len(),
                     HunkKind::Delete { .. } | HunkKind::Insert { .. } => 0,
@@ -576,7 +584,7 @@ impl Lowering<'_, '_> {
         old: &[String],
         body: &[String],
         name: &OpName,
-    ) -> Result<(HunkKind, LineRange), LowerError> {
+    ) -> Result<(HunkKind, LineRange, (usize, usize)), LowerError> {
         let total = self.text.line_count();
         let within = located.then_some(scope);
         if located && scope.end > total {

@@ -28,8 +28,8 @@ pub use crate::edit::{
 };
 pub use crate::hunk::{Aim, Hunk, HunkKind, InsertAt};
 pub use crate::lower::{
-    Difference, LISTED_OCCURRENCES, LowerError, LowerNote, Lowered, NearMatch, Occurrences, OpName,
-    lower,
+    Change, Difference, LISTED_OCCURRENCES, LowerError, LowerNote, Lowered, NearMatch, Occurrences,
+    OpName, lower,
 };
 pub use crate::parse::{ForeignShape, LocatorProblem, Problem, RowShape};
 pub use crate::plan::{Applied, OpRef, Placed, Plan, PlanError, plan};

@@ -314,6 +314,49 @@ pub fn post_edit_preview(
     render_rows(&head, text, &rows, footer.as_deref(), long)
 }
 
+/// Bytes of a long line shown on each side of a change.
+const AROUND_CHANGE_BYTES: usize = 120;
+
+/// Most bytes of the change itself a long line's excerpt shows.
+const CHANGE_SHOWN_BYTES: usize = 600;
+
+/// A note showing post-edit `line` of `text`, longer than
+/// [`LONG_ROW_BYTES`] and so left out of the rows, around bytes
+/// `start..end` (what an edit wrote there): a header naming the bytes
+/// shown, then those bytes on a line of their own, exactly as in the file
+/// (FORMAT.md §5.9). `None` for a line short enough to be shown whole.
+pub(crate) fn long_line_change(
+    text: &Text,
+    line: usize,
+    start: usize,
+    end: usize,
+) -> Option<String> {
+    if line == 0 || line > text.line_count() {
+        return None;
+    }
+    let row = text.line(line);
+    if row.len() <= LONG_ROW_BYTES {
+        return None;
+    }
+    let boundary = |at: usize, up: bool| {
+        let mut at = at.min(row.len());
+        while !row.is_char_boundary(at) {
+            at = if up { at + 1 } else { at - 1 };
+        }
+        at
+    };
+    let end = end.min(start + CHANGE_SHOWN_BYTES);
+    let from = boundary(start.saturating_sub(AROUND_CHANGE_BYTES), false);
+    let to = boundary(end + AROUND_CHANGE_BYTES, true);
+    Some(format!(
+        "[line {line} around the change: bytes {}-{} of its {}]\n{}",
+        from + 1,
+        to,
+        row.len(),
+        &row[from..to]
+    ))
+}
+
 /// Most rows an excerpt shows.
 pub(crate) const EXCERPT_MAX_ROWS: usize = 16;
 

@@ -40,7 +40,7 @@ use crate::rebase::{RebaseLimit, rebase};
 use crate::surface::Output;
 use crate::tag::{Fingerprint, SnapshotTag, TagScheme};
 use crate::text::{Text, has_lone_cr};
-use crate::view::{PreviewShape, excerpt, live_snapshot, post_edit_preview};
+use crate::view::{PreviewShape, excerpt, live_snapshot, long_line_change, post_edit_preview};
 
 pub use advice::Advice;
 pub use echo::{Echo, Edge};
@@ -369,7 +369,7 @@ fn finish(
     } else {
         PreviewShape::Rows
     };
-    let preview = post_edit_preview(
+    let mut preview = post_edit_preview(
         input.result_display,
         result.tag,
         &new_text,
@@ -377,6 +377,12 @@ fn finish(
         shape,
         settings.output,
     );
+    if shape == PreviewShape::Rows {
+        for note in long_line_changes(&lowered, &applied, &new_text) {
+            preview.push('\n');
+            preview.push_str(&note);
+        }
+    }
     Ok(FileEdit {
         bytes: applied.bytes,
         base: file.base,
@@ -388,6 +394,22 @@ fn finish(
         file_op: lowered.file_op,
         unchanged,
     })
+}
+
+/// The notes showing each long line a `SUB` wrote around its change,
+/// which the preview's rows leave out (FORMAT.md §5.9).
+fn long_line_changes(lowered: &Lowered, applied: &Applied, new_text: &Text) -> Vec<String> {
+    lowered
+        .changes
+        .iter()
+        .filter_map(|change| {
+            let placed = applied
+                .placed
+                .iter()
+                .find(|p| p.line == change.op_line && p.rows > 0)?;
+            long_line_change(new_text, placed.first, change.start, change.end)
+        })
+        .collect()
 }
 
 /// Every guard's findings about `lowered` applied to the live file, the

@@ -162,16 +162,31 @@ fn words(lines: LineRange) -> String {
     }
 }
 
+/// Where a `SUB`'s new text lies in the first row its hunk writes: bytes
+/// `start..end` of that row (`end` at the row's end when the new text
+/// goes on to more rows; `start == end` where it deleted text), so a
+/// preview can show a long line around the change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Change {
+    /// 1-based document line of the `SUB`.
+    pub op_line: usize,
+    /// Where the new text starts in the row.
+    pub start: usize,
+    /// Where it ends in the row.
+    pub end: usize,
+}
+
 /// The hunk replacing the one occurrence of the `old` rows (joined by
-/// `\n`) within lines `within` of `joined` by the `body` rows, and the
-/// lines the match spans. The parser guarantees an old text that is not
-/// empty, `within` lies inside the file.
+/// `\n`) within lines `within` of `joined` by the `body` rows, the lines
+/// the match spans, and where the new text starts and ends in the first
+/// row written. The parser guarantees an old text that is not empty,
+/// `within` lies inside the file.
 pub(crate) fn substitute(
     joined: &Joined,
     within: LineRange,
     old: &[String],
     body: &[String],
-) -> Result<(HunkKind, LineRange), Miss> {
+) -> Result<(HunkKind, LineRange, (usize, usize)), Miss> {
     let needle = old.join("\n");
     let base = joined.start(within.start);
     let scope = &joined.text[base..joined.end(within.end)];
@@ -193,8 +208,10 @@ pub(crate) fn substitute(
         && after.is_empty()
         && !needle.starts_with('\n')
         && !needle.ends_with('\n');
+    let start = before.len();
+    let end = start + body.first().map_or(0, String::len);
     if body.is_empty() && whole_lines {
-        return Ok((HunkKind::Delete { range: lines }, lines));
+        return Ok((HunkKind::Delete { range: lines }, lines, (start, end)));
     }
     let rows = format!("{before}{}{after}", body.join("\n"))
         .split('\n')
@@ -206,6 +223,7 @@ pub(crate) fn substitute(
             body: rows,
         },
         lines,
+        (start, end),
     ))
 }
 

@@ -268,3 +268,25 @@ fn the_guards_of_a_ranges_aim_leave_a_sub_alone() {
     );
     assert_eq!(class, FailureClass::IndentationMismatch);
 }
+
+#[test]
+fn a_sub_in_a_long_line_previews_the_line_around_the_change_only() {
+    let file = format!("{}needle{}\nz\n", "x".repeat(5000), "y".repeat(5000));
+    let edit = edit(&file, "SUB 1:\n-needle\n+NEEDLE\n").unwrap();
+    let line = format!("{}NEEDLE{}", "x".repeat(5000), "y".repeat(5000));
+    assert_eq!(
+        String::from_utf8(edit.bytes.clone()).unwrap(),
+        format!("{line}\nz\n")
+    );
+    let tag = TagScheme::Rho.tag_of(&edit.bytes);
+    assert_eq!(
+        edit.preview,
+        format!(
+            "[f.txt#{tag}]\n…\n2:z\n\n[line 1 not shown: 10006 bytes long; read_file with offset: \
+             1, limit: 1 shows it]\n[line 1 around the change: bytes 4881-5126 of its 10006]\n\
+             {}NEEDLE{}",
+            "x".repeat(120),
+            "y".repeat(120)
+        )
+    );
+}
