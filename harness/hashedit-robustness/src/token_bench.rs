@@ -59,6 +59,9 @@ pub enum Payload {
     WholeFile,
     /// Our `edit` reply on success.
     ReplySuccess,
+    /// Our `edit` reply to the cheapest document (`SUB` ops where they
+    /// are cheaper), which must land exactly through hashedit.
+    ReplyCheapest,
     /// Our `edit` refusal of a stale tag (no session).
     ReplyStale,
     /// Our `edit` refusal by a guard.
@@ -67,7 +70,7 @@ pub enum Payload {
 
 impl Payload {
     /// Every payload, in table order.
-    pub const ALL: [Payload; 13] = [
+    pub const ALL: [Payload; 14] = [
         Payload::ReadView,
         Payload::PutCut,
         Payload::SubMinimal,
@@ -79,6 +82,7 @@ impl Payload {
         Payload::UnifiedDiff,
         Payload::WholeFile,
         Payload::ReplySuccess,
+        Payload::ReplyCheapest,
         Payload::ReplyStale,
         Payload::ReplyGuard,
     ];
@@ -110,6 +114,7 @@ impl Payload {
             Payload::UnifiedDiff => "unified diff",
             Payload::WholeFile => "whole-file write",
             Payload::ReplySuccess => "reply: success",
+            Payload::ReplyCheapest => "reply: success, cheapest document",
             Payload::ReplyStale => "reply: stale tag",
             Payload::ReplyGuard => "reply: guard refusal",
         }
@@ -129,6 +134,7 @@ impl Payload {
             Payload::UnifiedDiff => "unified_diff",
             Payload::WholeFile => "whole_file",
             Payload::ReplySuccess => "reply_success",
+            Payload::ReplyCheapest => "reply_cheapest",
             Payload::ReplyStale => "reply_stale",
             Payload::ReplyGuard => "reply_guard",
         }
@@ -346,7 +352,7 @@ fn measure(edit: &RealEdit, replier: &mut Replier, run: &mut TokenRun) -> EditTo
         }
         Tokenizer::O200k.count(&text)
     };
-    check(
+    let cheapest = check(
         Payload::Cheapest,
         Some(Call::Document(e.cheapest(cost))),
         run,
@@ -400,12 +406,70 @@ fn measure(edit: &RealEdit, replier: &mut Replier, run: &mut TokenRun) -> EditTo
             guard = Some(label);
         }
     }
+    // The cheapest document must land wherever the PUT/CUT one does (a
+    // guard may refuse a real edit in any form).
+    if let Some(call) = &cheapest {
+        match landed(&mut replier.with_session, &path, &old, &new, call) {
+            Ok(text) => {
+                counts.insert(Payload::ReplyCheapest, count(&[text]));
+            }
+            Err(NotLanded::Refused(_)) if !counts.contains_key(&Payload::ReplySuccess) => {}
+            Err(miss) => run.failures.push(Failure {
+                describe: edit.describe(),
+                payload: Payload::Cheapest,
+                why: miss.to_string(),
+            }),
+        }
+    }
     EditTokens {
         describe: edit.describe(),
         lang: edit.lang,
         changed: changed_lines(&edit.hunks),
         counts,
         guard,
+    }
+}
+
+/// Why a document did not land exactly through our tools.
+enum NotLanded {
+    /// Refused, with the reply's first line.
+    Refused(String),
+    /// Applied, to other bytes.
+    Wrong,
+}
+
+impl std::fmt::Display for NotLanded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotLanded::Refused(first) => write!(f, "through hashedit: refused: {first}"),
+            NotLanded::Wrong => f.write_str("through hashedit: applied to other bytes"),
+        }
+    }
+}
+
+/// The reply of our tools to `call` (served and on disk: `old`) when it
+/// writes exactly `new`.
+fn landed(
+    engine: &mut Ours,
+    path: &str,
+    old: &str,
+    new: &str,
+    call: &Call,
+) -> Result<String, NotLanded> {
+    let attempt = Attempt {
+        path,
+        served: old.as_bytes(),
+        live: old.as_bytes(),
+        call,
+        views: &[],
+    };
+    let reply = engine.run(&attempt);
+    match (reply.ok, reply.after.as_deref() == Some(new.as_bytes())) {
+        (true, true) => Ok(reply.text),
+        (true, false) => Err(NotLanded::Wrong),
+        (false, _) => Err(NotLanded::Refused(
+            reply.text.lines().next().unwrap_or_default().to_string(),
+        )),
     }
 }
 
