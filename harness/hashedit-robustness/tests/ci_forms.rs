@@ -50,6 +50,18 @@ fn real_corpus() -> Option<RealCorpus> {
     }
 }
 
+/// The mutation corpus, or `None` after `test` says it skips `what`.
+fn mutation_corpus(test: &str, what: &str) -> Option<Corpus> {
+    match Corpus::load(&Corpus::default_dir()) {
+        Ok(corpus) => Some(corpus),
+        Err(e) if required() => panic!("{e} (HASHEDIT_REQUIRE_CORPUS=1)"),
+        Err(e) => {
+            hashedit_skip::skip(test, what, &e.to_string());
+            None
+        }
+    }
+}
+
 /// Per generator: (made, landed exactly, cannot write the edit).
 const FORM_PINS: [(&str, [usize; 3]); 7] = [
     ("put_cut", [943, 943, 0]),
@@ -210,17 +222,11 @@ const OFF_BY_ONE_SUB_PINS: [(&str, [usize; 4]); 5] = [
 
 #[test]
 fn ranges_one_line_off_restated_through_sub_are_never_written_wrongly() {
-    let corpus = match Corpus::load(&Corpus::default_dir()) {
-        Ok(corpus) => corpus,
-        Err(e) if required() => panic!("{e} (HASHEDIT_REQUIRE_CORPUS=1)"),
-        Err(e) => {
-            hashedit_skip::skip(
-                "ranges_one_line_off_restated_through_sub_are_never_written_wrongly",
-                "the range-one-off mistakes through SUB",
-                &e.to_string(),
-            );
-            return;
-        }
+    let Some(corpus) = mutation_corpus(
+        "ranges_one_line_off_restated_through_sub_are_never_written_wrongly",
+        "the range-one-off mistakes through SUB",
+    ) else {
+        return;
     };
     let cases = generate_off_by_one_sub(&corpus, OFF_BY_ONE_TASKS, 1);
     let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(Ours::sub_documents().unwrap())];
@@ -289,17 +295,11 @@ const CONTENT_PINS: [(&str, [[usize; 4]; 3]); 8] = [
 
 #[test]
 fn content_addressed_mistakes_through_rho_and_hashedit_as_pinned() {
-    let corpus = match Corpus::load(&Corpus::default_dir()) {
-        Ok(corpus) => corpus,
-        Err(e) if required() => panic!("{e} (HASHEDIT_REQUIRE_CORPUS=1)"),
-        Err(e) => {
-            hashedit_skip::skip(
-                "content_addressed_mistakes_through_rho_and_hashedit_as_pinned",
-                "the content-addressed mistakes",
-                &e.to_string(),
-            );
-            return;
-        }
+    let Some(corpus) = mutation_corpus(
+        "content_addressed_mistakes_through_rho_and_hashedit_as_pinned",
+        "the content-addressed mistakes",
+    ) else {
+        return;
     };
     assert_eq!(tasks(&corpus, TASKS, 7).len(), TASKS);
     let cases = generate_replace(&corpus, TASKS, 7);

@@ -100,6 +100,21 @@ struct OpenPut {
     old: Vec<String>,
 }
 
+impl OpenPut {
+    /// The op on document line `line` (written `text`), before its rows.
+    fn new(line: usize, text: &str, target: PutTarget) -> OpenPut {
+        OpenPut {
+            line,
+            text: text.to_string(),
+            target,
+            body: Vec::new(),
+            blank_after: None,
+            minus_rows: Vec::new(),
+            old: Vec::new(),
+        }
+    }
+}
+
 /// What an op with a body is aimed at.
 #[derive(Clone, Copy)]
 enum PutTarget {

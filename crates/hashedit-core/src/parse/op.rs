@@ -5,7 +5,7 @@
 use super::header::clean_path;
 use super::locator::{locator_fix, parse_put_locator, parse_target_with_warning};
 use super::{OpenPut, Parser, PutTarget};
-use crate::document::{FinalNewline, MAX_REGISTER_NAME, OpKind, Register, WarningKind};
+use crate::document::{FinalNewline, MAX_REGISTER_NAME, OpKind, Register, Target, WarningKind};
 use crate::problem::RowShape;
 use crate::problem::{LocatorProblem, ParseError, Problem, err};
 
@@ -190,27 +190,11 @@ impl Parser {
             };
             return Err(err(number, raw, Problem::SubWithoutColon, fix));
         };
-        let within = if locator.is_empty() {
-            None
-        } else {
-            let (target, warning) = parse_target_with_warning(locator).map_err(|problem| {
-                let fix = locator_fix(&problem, locator).map(|l| format!("SUB {l}:"));
-                err(number, raw, Problem::BadLocator(problem), fix)
-            })?;
-            if let Some(warning) = warning {
-                self.warn(number, warning);
-            }
-            Some(target)
+        let within = match locator {
+            "" => None,
+            _ => Some(self.target(number, raw, locator, |l| format!("SUB {l}:"))?),
         };
-        self.open = Some(OpenPut {
-            line: number,
-            text: raw.to_string(),
-            target: PutTarget::Substitute(within),
-            body: Vec::new(),
-            blank_after: None,
-            minus_rows: Vec::new(),
-            old: Vec::new(),
-        });
+        self.open = Some(OpenPut::new(number, raw, PutTarget::Substitute(within)));
         Ok(())
     }
 
@@ -239,15 +223,7 @@ impl Parser {
         })?;
         match (target, register, colon) {
             (target, None, true) => {
-                self.open = Some(OpenPut {
-                    line: number,
-                    text: raw.to_string(),
-                    target,
-                    body: Vec::new(),
-                    blank_after: None,
-                    minus_rows: Vec::new(),
-                    old: Vec::new(),
-                });
+                self.open = Some(OpenPut::new(number, raw, target));
             }
             (PutTarget::Insert(at), register, false) => {
                 let register = register.map_or(Register::Anonymous, Register::Named);
@@ -284,13 +260,7 @@ impl Parser {
         }
         let (locator, register, colon) =
             split_register(rest).map_err(|problem| err(number, raw, problem, None))?;
-        let (target, warning) = parse_target_with_warning(locator).map_err(|problem| {
-            let fix = locator_fix(&problem, locator).map(|l| format!("CUT {l}"));
-            err(number, raw, Problem::BadLocator(problem), fix)
-        })?;
-        if let Some(warning) = warning {
-            self.warn(number, warning);
-        }
+        let target = self.target(number, raw, locator, |l| format!("CUT {l}"))?;
         let register = register.map_or(Register::Anonymous, Register::Named);
         let kind = OpKind::Cut { target, register };
         if colon {
@@ -375,6 +345,26 @@ impl Parser {
         }
         self.push_op(number, kind);
         Ok(())
+    }
+
+    /// The lines `locator` names (`N`, a range, `N*`), its spelling noted
+    /// when not canonical; refused with the op `spell` writes around a
+    /// corrected locator as the fix.
+    fn target(
+        &mut self,
+        number: usize,
+        raw: &str,
+        locator: &str,
+        spell: fn(&str) -> String,
+    ) -> Result<Target, ParseError> {
+        let (target, warning) = parse_target_with_warning(locator).map_err(|problem| {
+            let fix = locator_fix(&problem, locator).map(|l| spell(&l));
+            err(number, raw, Problem::BadLocator(problem), fix)
+        })?;
+        if let Some(warning) = warning {
+            self.warn(number, warning);
+        }
+        Ok(target)
     }
 
     fn parse_put_locator(
