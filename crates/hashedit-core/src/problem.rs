@@ -255,7 +255,7 @@ impl Problem {
                 "unified-diff hunk headers are not part of this format: use PUT N.=M: with + rows, or CUT N.=M"
             }
             Problem::UnknownLine => {
-                "expected a [path#TAG] header, an op (PUT, CUT, REM, MV), or a + body row under a PUT header"
+                "expected a [path#TAG] header, an op (PUT, CUT, SUB, REM, MV), or a + body row under a PUT header"
             }
             Problem::RemoveWithOps => {
                 "REM deletes the whole file, so its section takes no other op"

@@ -2407,14 +2407,20 @@ const LISTED: &[Listed] = &[
         file: b"a\nb\n",
         doc: "[a.txt#{TAG}]\nrem\n",
         omp: Pinned::Refuses(None, "Got \"rem\""),
-        ours: Pinned::Refuses(Some(ErrorKind::ParseError), "an op (PUT, CUT, REM, MV)"),
+        ours: Pinned::Refuses(
+            Some(ErrorKind::ParseError),
+            "an op (PUT, CUT, SUB, REM, MV)",
+        ),
     },
     Listed {
         category: "failure_prose",
         file: b"a\nb\n",
         doc: "[a.txt#{TAG}]\nmv c.txt\n",
         omp: Pinned::Refuses(None, "Got \"mv c.txt\""),
-        ours: Pinned::Refuses(Some(ErrorKind::ParseError), "an op (PUT, CUT, REM, MV)"),
+        ours: Pinned::Refuses(
+            Some(ErrorKind::ParseError),
+            "an op (PUT, CUT, SUB, REM, MV)",
+        ),
     },
     Listed {
         category: "omp_repair",

@@ -1009,7 +1009,7 @@ fn eof_sets_the_final_newline() {
     // Like REM and MV, the keyword is only read in capitals.
     assert_eq!(
         parse("[a#ABCD]\neof no newline").unwrap_err().to_string(),
-        "edit document line 2: expected a [path#TAG] header, an op (PUT, CUT, REM, MV), or a + \
+        "edit document line 2: expected a [path#TAG] header, an op (PUT, CUT, SUB, REM, MV), or a + \
          body row under a PUT header\n  2 | eof no newline"
     );
     // Said twice, it is one op.
