@@ -260,36 +260,60 @@ fn ranges_one_line_off_restated_through_sub_are_never_written_wrongly() {
 const TASKS: usize = 48;
 
 /// Per mistake kind, per engine (hashedit, rho-str_replace,
-/// rho-apply_patch): sent, applied as intended, refused, applied wrongly.
-const CONTENT_PINS: [(&str, [[usize; 4]; 3]); 8] = [
-    ("oracle", [[48, 48, 0, 0], [48, 48, 0, 0], [48, 48, 0, 0]]),
+/// rho-apply_patch, hashedit-sub): sent, applied as intended, refused,
+/// applied wrongly.
+const CONTENT_PINS: [(&str, [[usize; 4]; 4]); 8] = [
+    (
+        "oracle",
+        [
+            [48, 48, 0, 0],
+            [48, 48, 0, 0],
+            [48, 48, 0, 0],
+            [48, 48, 0, 0],
+        ],
+    ),
     (
         "partial-line",
-        [[0, 0, 0, 0], [33, 33, 0, 0], [29, 0, 29, 0]],
+        [[0, 0, 0, 0], [33, 33, 0, 0], [29, 0, 29, 0], [33, 33, 0, 0]],
     ),
     (
         "drifted-indentation",
-        [[0, 0, 0, 0], [42, 22, 16, 4], [42, 0, 0, 42]],
+        [
+            [0, 0, 0, 0],
+            [42, 22, 16, 4],
+            [42, 0, 0, 42],
+            [42, 26, 10, 6],
+        ],
     ),
     (
         "drifted-whitespace",
-        [[0, 0, 0, 0], [39, 0, 39, 0], [39, 0, 39, 0]],
+        [[0, 0, 0, 0], [39, 0, 39, 0], [39, 0, 39, 0], [39, 0, 39, 0]],
     ),
     (
         "non-unique-snippet",
-        [[0, 0, 0, 0], [4, 0, 4, 0], [4, 1, 0, 3]],
+        [[0, 0, 0, 0], [4, 0, 4, 0], [4, 1, 0, 3], [4, 0, 4, 0]],
     ),
     (
         "pasted-line-numbers",
-        [[0, 0, 0, 0], [48, 0, 48, 0], [48, 0, 48, 0]],
+        [[0, 0, 0, 0], [48, 0, 48, 0], [48, 0, 48, 0], [48, 0, 48, 0]],
     ),
     (
         "stale-far",
-        [[48, 45, 3, 0], [48, 48, 0, 0], [48, 47, 1, 0]],
+        [
+            [48, 45, 3, 0],
+            [48, 48, 0, 0],
+            [48, 47, 1, 0],
+            [48, 45, 3, 0],
+        ],
     ),
     (
         "stale-at-edit",
-        [[44, 0, 44, 0], [44, 0, 44, 0], [44, 0, 30, 14]],
+        [
+            [44, 0, 44, 0],
+            [44, 0, 44, 0],
+            [44, 0, 30, 14],
+            [44, 0, 44, 0],
+        ],
     ),
 ];
 
@@ -307,9 +331,10 @@ fn content_addressed_mistakes_through_rho_and_hashedit_as_pinned() {
         Box::new(Ours::with_session().unwrap()),
         Box::new(RhoEngine::with_form(Form::StrReplace).unwrap()),
         Box::new(RhoEngine::with_form(Form::ApplyPatch).unwrap()),
+        Box::new(Ours::sub_documents().unwrap()),
     ];
     let results = run_replace(&cases, &mut engines, |_, _, _, _, _| {}, |_, _| {});
-    let got: Vec<(&str, [[usize; 4]; 3])> = ReplaceMistake::ALL
+    let got: Vec<(&str, [[usize; 4]; 4])> = ReplaceMistake::ALL
         .iter()
         .map(|&m| {
             let per = |e: usize| {
@@ -323,9 +348,9 @@ fn content_addressed_mistakes_through_rho_and_hashedit_as_pinned() {
                     n - c[&Outcome::Intended] - refused,
                 ]
             };
-            (m.name(), [per(0), per(1), per(2)])
+            (m.name(), [per(0), per(1), per(2), per(3)])
         })
         .collect();
-    println!("const CONTENT_PINS: [(&str, [[usize; 4]; 3]); 8] = {got:?};");
+    println!("const CONTENT_PINS: [(&str, [[usize; 4]; 4]); 8] = {got:?};");
     assert_eq!(got, CONTENT_PINS);
 }
