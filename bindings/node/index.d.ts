@@ -8,7 +8,7 @@ export type ToolErrorKind =
   | 'protected_path' | 'not_utf8' | 'binary' | 'unsupported_encoding' | 'not_a_regular_file'
   | 'too_large' | 'lock_timeout' | 'unresolved_block' | 'register_error'
   | 'indentation_mismatch' | 'echoed_rows' | 'shifted_range' | 'elided_lines' | 'broken_syntax'
-  | 'no_change' | 'no_match' | 'ambiguous_match' | 'conflict' | 'looks_like_read_output' | 'cancelled' | 'io'
+  | 'no_change' | 'no_match' | 'ambiguous_match' | 'conflict' | 'looks_like_read_output' | 'unread_file' | 'cancelled' | 'io'
 
 /** A tool refused; nothing was written. `message` is the model-facing text,
  * with a live snapshot to copy when the file exists. */
@@ -89,9 +89,13 @@ export interface ListDirOptions {
 
 /** `write` options. */
 export interface WriteOptions {
-  /** Snapshot tag of the file you mean to replace; refused if it changed since. */
+  /**
+   * Snapshot tag of the file you mean to replace; refused if it changed since. Without it,
+   * an existing file is replaced only if this workspace read it and it has not changed since
+   * (else `unread_file`).
+   */
   tag?: string | null
-  /** Write content that looks like pasted numbered read rows as sent. */
+  /** Write as sent: over a file this workspace has not read, or content that looks like pasted numbered read rows. */
   force?: boolean | null
 }
 

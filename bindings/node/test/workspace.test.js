@@ -96,6 +96,37 @@ test('search, list, write and a dry run', async () => {
   assert.equal(fs.readFileSync(path.join(root, 'src', 'app.py'), 'utf8'), 'def main():\n    return 1\n')
 })
 
+test('write replaces only a file the workspace has read, or with its tag or force', async () => {
+  const root = fixture()
+  const ws = new hashedit.Workspace(root)
+  const notes = () => fs.readFileSync(path.join(root, 'notes.txt'), 'utf8')
+  const unread = {
+    name: 'ToolError',
+    kind: 'unread_file',
+    message: 'notes.txt exists and this session has not read it; nothing was written. To replace it, ' +
+      'call read_file on notes.txt first and write again, or pass the tag of the snapshot you mean to ' +
+      'replace; to replace it unread, send the write again with force: true',
+  }
+  await assert.rejects(ws.write('notes.txt', 'x\n'), unread)
+  assert.throws(() => ws.writeSync('notes.txt', 'x\n'), unread)
+  assert.equal(notes(), 'one\ntwo\nthree\n')
+  assert.ok((await ws.write('notes.txt', 'x\n', { tag: hashedit.tag('one\ntwo\nthree\n') }))
+    .text.startsWith('replaced notes.txt\n'))
+  assert.equal(notes(), 'x\n')
+  // Changed by another program: the read that counted was of older bytes.
+  fs.writeFileSync(path.join(root, 'notes.txt'), 'y\n')
+  await assert.rejects(ws.write('notes.txt', 'z\n'), {
+    kind: 'unread_file',
+    message: unread.message.replace('exists and this session has not read it',
+      'changed since this session last read it'),
+  })
+  await ws.read('notes.txt')
+  await ws.write('notes.txt', 'z\n')
+  assert.equal(notes(), 'z\n')
+  await ws.write('src/app.py', 'pass\n', { force: true })
+  assert.equal(fs.readFileSync(path.join(root, 'src', 'app.py'), 'utf8'), 'pass\n')
+})
+
 test('every *Sync twin answers as its Promise does', async () => {
   const root = fixture()
   const a = new hashedit.Workspace(root)

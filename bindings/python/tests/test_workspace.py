@@ -107,6 +107,36 @@ def test_search_list_write_and_dry_run(root: pathlib.Path) -> None:
     )
 
 
+def test_write_replaces_only_a_file_the_workspace_has_read(root: pathlib.Path) -> None:
+    ws = hashedit.Workspace(root)
+    unread = (
+        "notes.txt exists and this session has not read it; nothing was written. To replace it, "
+        "call read_file on notes.txt first and write again, or pass the tag of the snapshot you "
+        "mean to replace; to replace it unread, send the write again with force: true"
+    )
+    with pytest.raises(hashedit.ToolError) as raised:
+        ws.write("notes.txt", "x\n")
+    assert (raised.value.kind, str(raised.value)) == ("unread_file", unread)
+    assert (root / "notes.txt").read_text() == "one\ntwo\nthree\n"
+    ws.read("notes.txt", limit=1)
+    assert ws.write("notes.txt", "x\n").text.startswith("replaced notes.txt\n")
+    assert (root / "notes.txt").read_text() == "x\n"
+    # Changed by another program: the read that counted was of older bytes.
+    (root / "notes.txt").write_text("y\n")
+    with pytest.raises(hashedit.ToolError) as raised:
+        ws.write("notes.txt", "z\n")
+    assert (raised.value.kind, str(raised.value)) == (
+        "unread_file",
+        unread.replace(
+            "exists and this session has not read it", "changed since this session last read it"
+        ),
+    )
+    ws.write("notes.txt", "z\n", tag=hashedit.tag("y\n"))
+    assert (root / "notes.txt").read_text() == "z\n"
+    ws.write("src/app.py", "pass\n", force=True)
+    assert (root / "src" / "app.py").read_text() == "pass\n"
+
+
 def test_error_kinds_and_read_only(root: pathlib.Path) -> None:
     ws = hashedit.Workspace(root, read_only=True)
     assert ws.read_only and ws.tag_scheme == "rho" and ws.root == root.resolve()

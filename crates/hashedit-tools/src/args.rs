@@ -126,8 +126,9 @@ pub struct ListDirArgs {
     pub include_hidden: Option<bool>,
 }
 
-/// `write` arguments. `content` is written byte for byte; with `tag`, the
-/// write is refused when the live file no longer has that tag; `force`
+/// `write` arguments. `content` is written byte for byte. An existing file
+/// is replaced only if the session read its live snapshot, or `tag` is its
+/// live tag (a stale one is refused), or `force` is set; `force` also
 /// writes content that looks like pasted read output (FORMAT.md §6.7).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 pub struct WriteArgs {
@@ -137,7 +138,7 @@ pub struct WriteArgs {
     pub content: String,
     /// Snapshot tag of the file you mean to replace; refused if it changed since.
     pub tag: Option<String>,
-    /// Write N:text rows as sent.
+    /// As sent: N:text rows, or over an unread file.
     pub force: Option<bool>,
 }
 

@@ -73,6 +73,9 @@ pub enum ErrorKind {
     Conflict,
     /// `write` content that looks like pasted read output.
     LooksLikeReadOutput,
+    /// `write` over an existing file the session has not read, or that
+    /// changed since it last did, without its tag or `force`.
+    UnreadFile,
     /// The caller cancelled the call before it finished; nothing was
     /// written.
     Cancelled,
@@ -137,6 +140,7 @@ impl ErrorKind {
             ErrorKind::AmbiguousMatch => "ambiguous_match",
             ErrorKind::Conflict => "conflict",
             ErrorKind::LooksLikeReadOutput => "looks_like_read_output",
+            ErrorKind::UnreadFile => "unread_file",
             ErrorKind::Cancelled => "cancelled",
             ErrorKind::Io => "io",
         }

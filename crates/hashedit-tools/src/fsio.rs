@@ -44,4 +44,4 @@ pub(crate) use open::{not_regular_file_error, open_regular};
 pub(crate) use transaction::{Change, CommitWarning, commit_changes};
 pub(crate) use tree::{TreeReader, Unread};
 pub use write::is_temp_leftover;
-pub(crate) use write::{create_new, replace};
+pub(crate) use write::{check_replaceable, create_new, replace};

@@ -155,6 +155,12 @@ impl Session {
         }
     }
 
+    /// Whether a snapshot of `target` was served and is still remembered:
+    /// some view of the file was read (whether or not it is live now).
+    pub fn has_served(&self, target: &Path) -> bool {
+        self.lock().files.contains_key(target)
+    }
+
     /// The bytes of the newest snapshot served under `tag` for `target`,
     /// if kept.
     pub fn served_text(&self, target: &Path, tag: SnapshotTag) -> Option<Arc<[u8]>> {

@@ -373,7 +373,17 @@ fn b18_mode_is_preserved() {
     assert_eq!(w.bytes("run.sh"), b"#!/bin/sh\necho b\n");
     let mode = fs::metadata(w.path("run.sh")).unwrap().permissions().mode() & 0o7777;
     assert_eq!(mode, 0o755);
-    w.write("run.sh", "#!/bin/sh\necho c\n").unwrap();
+    // No session here: the live tag is what lets write replace it.
+    hashedit_tools::write(
+        &w.cx(),
+        &WriteArgs {
+            path: "run.sh".into(),
+            content: "#!/bin/sh\necho c\n".into(),
+            tag: Some(w.tag("run.sh")),
+            force: None,
+        },
+    )
+    .unwrap();
     let mode = fs::metadata(w.path("run.sh")).unwrap().permissions().mode() & 0o7777;
     assert_eq!(mode, 0o755);
 }

@@ -152,6 +152,78 @@ fn write_takes_content_on_stdin() {
     );
 }
 
+/// The CLI's refusal of a write over a file no call has read.
+const UNREAD_NOTES: &str = "notes.txt exists and no hashedit call has read it; nothing was \
+written. To replace it, run hashedit read notes.txt first and write again, or pass the --tag of \
+the snapshot you mean to replace; to replace it unread, send the write again with --force\n";
+
+#[test]
+fn write_replaces_only_a_file_an_earlier_call_read() {
+    let dir = workspace(&[("notes.txt", "one\ntwo\n")]);
+    let cache = tempfile::tempdir().unwrap();
+    let registry = cache.path().join("snapshots.v2");
+    let hashedit = |args: &[&str], stdin: Option<&str>| {
+        hashedit_with_registry(dir.path(), args, stdin, &registry)
+    };
+    let notes = || fs::read_to_string(dir.path().join("notes.txt")).unwrap();
+    let out = hashedit(&["write", "notes.txt"], Some("x\n"));
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        (stdout(&out), stderr(&out)),
+        (String::new(), UNREAD_NOTES.into())
+    );
+    assert_eq!(notes(), "one\ntwo\n");
+    let out = hashedit(&["--json", "write", "notes.txt"], Some("x\n"));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["error"]["kind"], "unread_file");
+    // A read in one process lets a write in the next replace the file.
+    let out = hashedit(&["read", "notes.txt", "--limit", "1"], None);
+    assert_eq!(out.status.code(), Some(0));
+    let out = hashedit(&["write", "notes.txt"], Some("x\n"));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("replaced notes.txt\n"));
+    assert_eq!(notes(), "x\n");
+    // Changed by another program since: read again first.
+    fs::write(dir.path().join("notes.txt"), "y\n").unwrap();
+    let out = hashedit(&["write", "notes.txt"], Some("z\n"));
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        UNREAD_NOTES.replace(
+            "exists and no hashedit call has read it",
+            "changed since a hashedit call last read it"
+        )
+    );
+    assert_eq!(notes(), "y\n");
+}
+
+#[test]
+fn without_a_registry_write_replaces_a_file_with_its_tag_or_force() {
+    let dir = workspace(&[("notes.txt", "one\ntwo\n")]);
+    let notes = || fs::read_to_string(dir.path().join("notes.txt")).unwrap();
+    // Without the registry a read is forgotten when its process ends.
+    hashedit(dir.path(), &["read", "notes.txt"], None);
+    let out = hashedit(dir.path(), &["write", "notes.txt"], Some("x\n"));
+    assert_eq!(
+        (out.status.code(), stderr(&out)),
+        (Some(1), UNREAD_NOTES.into())
+    );
+    assert_eq!(notes(), "one\ntwo\n");
+    let tag = hashedit_core::TagScheme::Rho
+        .tag_of(b"one\ntwo\n")
+        .to_string();
+    let out = hashedit(
+        dir.path(),
+        &["write", "notes.txt", "--tag", &tag],
+        Some("x\n"),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(notes(), "x\n");
+    let out = hashedit(dir.path(), &["write", "notes.txt", "--force"], Some("y\n"));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(notes(), "y\n");
+}
+
 #[test]
 fn json_output_carries_kind_and_data() {
     let dir = workspace(&[("a.txt", "x\n")]);

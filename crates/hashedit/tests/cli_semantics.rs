@@ -91,7 +91,13 @@ fn writes_into_version_control_internals_are_refused() {
 fn allow_protected_and_protect_globs_configure_the_set() {
     let dir = workspace(&[(".git/config", "a\n"), ("keys/id.pem", "k\n")]);
     let root = dir.path();
-    let out = run(root, &["--allow-protected", "write", ".git/config"], "b\n");
+    // Unread by any call: its live tag is what lets write replace it.
+    let t = tag(b"a\n");
+    let out = run(
+        root,
+        &["--allow-protected", "write", ".git/config", "--tag", &t],
+        "b\n",
+    );
     assert_eq!(out.code, Some(0));
     assert!(
         out.stdout
@@ -415,7 +421,8 @@ fn extended_attributes_survive_write_and_edit() {
         }
     };
 
-    let out = run(root, &["write", "a.txt"], "uno\ntwo\n");
+    let t = tag(b"one\ntwo\n");
+    let out = run(root, &["write", "a.txt", "--tag", &t], "uno\ntwo\n");
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert_eq!(
         xattr::get(&file, "user.origin").unwrap(),
@@ -462,7 +469,8 @@ fn a_bind_mounted_file_is_rewritten_in_place() {
         return;
     }
     let script = format!(
-        "mount --bind {src} {dst} && printf 'new\\n' | {bin} --root {root} write mounted.txt && cat {dst}",
+        "mount --bind {src} {dst} && printf 'new\\n' | {bin} --root {root} write mounted.txt --tag {t} && cat {dst}",
+        t = tag(b"old\n"),
         src = root.join("outside/source.txt").display(),
         dst = root.join("mounted.txt").display(),
         bin = env!("CARGO_BIN_EXE_hashedit"),
@@ -524,8 +532,8 @@ fn an_immutable_file_is_named_immutable() {
         );
         return;
     }
-    let out = run(root, &["write", "frozen.txt"], "b\n");
     let t = tag(b"a\n");
+    let out = run(root, &["write", "frozen.txt", "--tag", &t], "b\n");
     let edit = run(root, &["edit"], &format!("[frozen.txt#{t}]\nPUT 1:\n+b\n"));
     assert!(succeeds("chattr", &["-i", path]));
     assert_eq!(out.code, Some(1));
@@ -558,7 +566,7 @@ fn a_signal_during_a_large_write_leaves_no_temp_file() {
         let mut child = Command::new(env!("CARGO_BIN_EXE_hashedit"))
             .arg("--root")
             .arg(root)
-            .args(["write", "big.txt"])
+            .args(["write", "big.txt", "--force"])
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -658,7 +666,8 @@ fn a_name_typed_in_another_unicode_form_finds_the_stored_file() {
         format!("[{nfd}#{}]\n1:hello\n\n{read_note}\n", tag(b"hello\n"))
     );
     // write replaces the stored file instead of creating a look-alike.
-    let out = run(root, &["write", nfc], "bye\n");
+    let t = tag(b"hello\n");
+    let out = run(root, &["write", nfc, "--tag", &t], "bye\n");
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert!(
         out.stdout.starts_with(&format!("replaced {nfd}\n")),
@@ -803,7 +812,7 @@ fn long_work_on_a_terminal_shows_progress_on_stderr_and_erases_it() {
     let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
     assert!(made.success());
     let command = format!(
-        "HASHEDIT_REGISTRY=off {} --root {} write a.txt < {}",
+        "HASHEDIT_REGISTRY=off {} --root {} write a.txt --force < {}",
         env!("CARGO_BIN_EXE_hashedit"),
         dir.path().display(),
         fifo.display()

@@ -223,6 +223,43 @@ fn an_image_comes_back_as_image_content_and_text_like_one_as_text() {
 }
 
 #[test]
+fn a_write_over_a_file_the_session_has_not_read_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "one\ntwo\n").unwrap();
+    let root = root_arg(dir.path());
+    let mut server = Server::start(&["mcp", "--root", &root]);
+    server.initialize();
+    let write = server.call(1, "write", json!({"path": "notes.txt", "content": "x\n"}));
+    assert_eq!(
+        write,
+        json!({
+            "_meta": {"io.github.hashedit/result": {"kind": "unread_file"}},
+            "content": [{
+                "type": "text",
+                "text": "notes.txt exists and this session has not read it; nothing was written. To \
+                         replace it, call read_file on notes.txt first and write again, or pass the \
+                         tag of the snapshot you mean to replace; to replace it unread, send the \
+                         write again with force: true"
+            }],
+            "isError": true
+        })
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("notes.txt")).unwrap(),
+        "one\ntwo\n"
+    );
+    let read = server.call(2, "read_file", json!({"path": "notes.txt"}));
+    assert_eq!(read["isError"], false, "{read}");
+    let write = server.call(3, "write", json!({"path": "notes.txt", "content": "x\n"}));
+    assert_eq!(write["isError"], false, "{write}");
+    assert!(server.close().success());
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("notes.txt")).unwrap(),
+        "x\n"
+    );
+}
+
+#[test]
 fn protected_paths_are_refused_unless_the_server_allows_them() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join(".git")).unwrap();
@@ -251,9 +288,12 @@ fn protected_paths_are_refused_unless_the_server_allows_them() {
         &root,
     ]);
     server.initialize();
-    let write = server.call(1, "write", json!({"path": ".git/config", "content": "b\n"}));
+    // Read first: the session replaces only a file it has read.
+    let read = server.call(1, "read_file", json!({"path": ".git/config"}));
+    assert_eq!(read["isError"], false, "{read}");
+    let write = server.call(2, "write", json!({"path": ".git/config", "content": "b\n"}));
     assert_eq!(write["isError"], false, "{write}");
-    let write = server.call(2, "write", json!({"path": "Cargo.lock", "content": "x\n"}));
+    let write = server.call(3, "write", json!({"path": "Cargo.lock", "content": "x\n"}));
     assert_eq!(
         write["_meta"]["io.github.hashedit/result"],
         json!({"kind": "protected_path"})

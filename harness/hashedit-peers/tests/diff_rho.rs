@@ -1859,7 +1859,10 @@ fn write_case(check: &Check, rng: &mut Rng, corpus: &[CorpusFile]) {
         _ => String::from_utf8_lossy(&source.bytes).into_owned(),
     };
     let rho = rho_reply(pair.rho.write_reply(&path, &content));
-    let ours = pair.ours.write(&path, &content);
+    // Rho writes over a file unread; ours is given the tag a model that
+    // read it would pass.
+    let tag = (path == existing.name).then(|| pair.ours.tag_of(&existing.bytes));
+    let ours = pair.ours.write(&path, &content, tag);
     let (rho_files, ours_files) = pair.files(std::slice::from_ref(&path));
     let mut sides = Sides {
         rho,

@@ -286,9 +286,15 @@ impl Case {
             };
             let (tool, arguments) = match &self.input {
                 Input::Document(document) => ("edit", json!({ "input": document })),
+                // One call per process, nothing read first: the write
+                // replaces its file unread (FORMAT.md §6.7).
                 Input::Content { path, bytes } => (
                     "write",
-                    json!({ "path": path, "content": String::from_utf8_lossy(bytes) }),
+                    json!({
+                        "path": path,
+                        "content": String::from_utf8_lossy(bytes),
+                        "force": true
+                    }),
                 ),
             };
             let t0 = Instant::now();
@@ -299,7 +305,7 @@ impl Case {
         } else {
             let (args, stdin): (Vec<&str>, Vec<u8>) = match &self.input {
                 Input::Document(document) => (vec!["edit"], document.clone().into_bytes()),
-                Input::Content { path, bytes } => (vec!["write", path], bytes.to_vec()),
+                Input::Content { path, bytes } => (vec!["write", path, "--force"], bytes.to_vec()),
             };
             let t0 = Instant::now();
             match launcher.spawn_cli(root, &args, stdin) {

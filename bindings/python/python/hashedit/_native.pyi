@@ -20,7 +20,8 @@ ToolErrorKind = Literal[
     "protected_path", "not_utf8", "binary", "unsupported_encoding", "not_a_regular_file",
     "too_large", "lock_timeout", "unresolved_block", "register_error",
     "indentation_mismatch", "echoed_rows", "shifted_range", "elided_lines", "broken_syntax",
-    "no_change", "no_match", "ambiguous_match", "conflict", "looks_like_read_output", "cancelled", "io",
+    "no_change", "no_match", "ambiguous_match", "conflict", "looks_like_read_output", "unread_file",
+    "cancelled", "io",
 ]
 """The stable kind names of a tool error (docs/FORMAT.md §8.4)."""
 
@@ -116,10 +117,12 @@ class Workspace:
         tag: Optional[str] = None,
         force: Optional[bool] = None,
     ) -> Result:
-        """``write``: create or replace a whole file; with ``tag``, refused if
-        it changed since. Content that is numbered read rows (``1:…``,
-        ``2:…``) is refused as a pasted snapshot unless ``force``
-        (docs/FORMAT.md §6.7)."""
+        """``write``: create or replace a whole file. An existing file is
+        replaced only if this workspace read it (``read``, ``grep``, an
+        edit's preview) and it has not changed since, or ``tag`` is its
+        live tag (a stale one is refused), or ``force``; else ``unread_file``.
+        Content that is numbered read rows (``1:…``, ``2:…``) is refused as
+        a pasted snapshot unless ``force`` (docs/FORMAT.md §6.7)."""
     def edit(
         self,
         document: str,

@@ -62,7 +62,7 @@ fn pinned_input_schema(tool: ToolName) -> JsonObject {
                 "path": {"type": "string", "description": "File to create or replace, relative to the workspace root."},
                 "content": {"type": "string", "description": "The whole new text of the file."},
                 "tag": {"type": "string", "description": "Snapshot tag of the file you mean to replace; refused if it changed since."},
-                "force": {"type": "boolean", "description": "Write N:text rows as sent."}
+                "force": {"type": "boolean", "description": "As sent: N:text rows, or over an unread file."}
             }),
             json!(["path", "content"]),
         ),

@@ -53,15 +53,25 @@ impl From<ToolError> for Failure {
     }
 }
 
+/// Refuses a locked file [`replace`] would refuse before touching it: no
+/// write bit, or the immutable attribute. A caller checks this first when
+/// its own refusals (a stale tag, an unread file) would send the model to
+/// do work that cannot help.
+///
+/// Errors: `PermissionDenied`.
+pub(crate) fn check_replaceable(locked: &LockedFile) -> ToolResult<()> {
+    match read_only_error(&locked.display, locked.meta.mode)
+        .or_else(|| immutable_error(&locked.file, &locked.display))
+    {
+        Some(error) => Err(error),
+        None => Ok(()),
+    }
+}
+
 /// [`replace`], reporting whether a failure left changed bytes behind.
 pub(super) fn replace_inner(locked: &mut LockedFile, new_bytes: &[u8]) -> Result<(), Failure> {
     let meta = locked.meta;
-    if let Some(error) = read_only_error(&locked.display, meta.mode) {
-        return Err(error.into());
-    }
-    if let Some(error) = immutable_error(&locked.file, &locked.display) {
-        return Err(error.into());
-    }
+    check_replaceable(locked)?;
     if meta.nlink > 1 {
         return in_place(locked, new_bytes);
     }

@@ -1,7 +1,7 @@
 //! `write`: create a file or replace it whole, atomically and under its
 //! lock, then show its chain snapshot (FORMAT.md §6.7).
 
-use hashedit_core::{Name, Output, SnapshotTag, Surface, Text, chain_snapshot};
+use hashedit_core::{Name, Output, SnapshotTag, Surface, TagCheck, Text, chain_snapshot};
 
 use crate::args::WriteArgs;
 use crate::context::ToolContext;
@@ -80,8 +80,14 @@ pub fn looks_like_read_rows(content: &str) -> bool {
 /// Runs `write`: `created PATH` or `replaced PATH` and the chain snapshot
 /// of the new file (FORMAT.md §6.7). Facts: [`crate::WriteFacts`].
 ///
-/// Errors: `ProtectedPath`, `LooksLikeReadOutput`, `StaleTag` (a `tag`
-/// the live file no longer has), `InvalidArguments`, `TooLarge`,
+/// An existing file is replaced only when the caller shows it knows what
+/// it replaces: the session served a snapshot of the live file (a read, a
+/// grep, an edit's preview or an earlier write), or `tag` is the live
+/// file's tag, or `force` is set. Creating a file needs none of them.
+///
+/// Errors: `ProtectedPath`, `LooksLikeReadOutput`, `UnreadFile` (an
+/// existing file that none of those cover), `StaleTag` (a `tag` the live
+/// file no longer has), `InvalidArguments`, `TooLarge`,
 /// `PermissionDenied`, `PathOutsideWorkspace`, `NotARegularFile`,
 /// `Conflict`, `LockTimeout`, `Io`.
 pub fn write(cx: &ToolContext, args: &WriteArgs) -> ToolResult<Outcome> {
@@ -100,7 +106,12 @@ fn write_in(cx: &ToolContext, args: &WriteArgs) -> ToolResult<Outcome> {
     check_size(&args.content, &display)?;
     let bytes = args.content.as_bytes();
     let (created, notice) = if resolved.exists {
-        (false, replace_existing(cx, &resolved, expected_tag, bytes)?)
+        let proof = match (expected_tag, args.force) {
+            (Some(tag), _) => Proof::Tag(tag),
+            (None, Some(true)) => Proof::Force,
+            (None, _) => Proof::Session,
+        };
+        (false, replace_existing(cx, &resolved, proof, bytes)?)
     } else {
         if expected_tag.is_some() {
             return Err(ToolError::new(
@@ -198,19 +209,37 @@ fn check_size(content: &str, display: &str) -> ToolResult<()> {
     Ok(())
 }
 
-/// Replaces an existing file under its lock, unless `expected` is given
-/// and the live file's tag differs; returns the notice for the reply.
+/// What shows that a `write` over an existing file means to replace what
+/// the file holds (FORMAT.md §6.7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Proof {
+    /// The `tag` argument, which must be the live file's tag.
+    Tag(SnapshotTag),
+    /// Nothing passed: the session must have served the live file.
+    Session,
+    /// `force`: replace it unread.
+    Force,
+}
+
+/// Replaces an existing file under its lock, once `proof` holds for the
+/// live file (checked under the lock); returns the notice for the reply.
 fn replace_existing(
     cx: &ToolContext,
     resolved: &ResolvedPath,
-    expected: Option<SnapshotTag>,
+    proof: Proof,
     bytes: &[u8],
 ) -> ToolResult<Option<String>> {
     let (ws, display) = (cx.ws, &resolved.display);
     let mut locked = fsio::lock_existing(ws, resolved, WRITE_MAX_BYTES)?;
     let live_tag = ws.tag_scheme().tag_of(&locked.original);
     let live_text = Text::decode(&locked.original);
-    if let Some(expected) = expected
+    if proof == Proof::Session {
+        // A file nobody may change is refused as such: reading it first
+        // would not help.
+        fsio::check_replaceable(&locked)?;
+        check_read(cx, resolved, &locked.original, live_text.is_ok())?;
+    }
+    if let Proof::Tag(expected) = proof
         && expected != live_tag
     {
         let message = match &live_text {
@@ -237,6 +266,60 @@ fn replace_existing(
     fsio::replace(&mut locked, bytes)?;
     notices.extend(locked.take_warnings().iter().map(ToString::to_string));
     Ok((!notices.is_empty()).then(|| notices.join("\n")))
+}
+
+/// Refuses to replace `original`, the live bytes of an existing file,
+/// unless the session served a snapshot of them: a write over a file the
+/// model never saw, or one that changed since it last did, would throw
+/// away lines it knows nothing about.
+fn check_read(
+    cx: &ToolContext,
+    resolved: &ResolvedPath,
+    original: &[u8],
+    is_text: bool,
+) -> ToolResult<()> {
+    let fingerprint = cx.ws.tag_scheme().fingerprint(original);
+    let served = cx.session.map(|s| {
+        (
+            s.check(&resolved.target, fingerprint),
+            s.has_served(&resolved.target),
+        )
+    });
+    let (surface, display) = (cx.surface, &resolved.display);
+    let force = surface.name(Name::Force);
+    let why = match served {
+        Some((TagCheck::Confirmed, _)) => return Ok(()),
+        _ if !is_text => {
+            return Err(ToolError::new(
+                ErrorKind::UnreadFile,
+                format!(
+                    "{display} exists and is not UTF-8 text, so it cannot be read as rows; nothing \
+                     was written. To replace it whole, send the write again with {force}"
+                ),
+            ));
+        }
+        Some((_, true)) => match surface {
+            Surface::Mcp => "changed since this session last read it",
+            Surface::Cli => "changed since a hashedit call last read it",
+        },
+        _ => match surface {
+            Surface::Mcp => "exists and this session has not read it",
+            Surface::Cli => "exists and no hashedit call has read it",
+        },
+    };
+    let read = match surface {
+        Surface::Mcp => format!("call read_file on {display}"),
+        Surface::Cli => format!("run hashedit read {display}"),
+    };
+    Err(ToolError::new(
+        ErrorKind::UnreadFile,
+        format!(
+            "{display} {why}; nothing was written. To replace it, {read} first and write again, \
+             or pass the {} of the snapshot you mean to replace; to replace it unread, send the \
+             write again with {force}",
+            surface.name(Name::Tag)
+        ),
+    ))
 }
 
 /// The note for a file created through a dangling symlink: the reply names

@@ -106,11 +106,12 @@ pub(super) enum Command {
     Write {
         /// File to write.
         path: OsString,
-        /// Refuse unless the existing file still has this snapshot tag.
+        /// Replace the existing file only if it still has this snapshot
+        /// tag (needed when no earlier call read it).
         #[arg(long)]
         tag: Option<String>,
-        /// Write content that looks like pasted read output (N:text rows)
-        /// exactly as sent.
+        /// Write as sent: over an existing file no earlier call read, or
+        /// content that looks like pasted read output (N:text rows).
         #[arg(long)]
         force: bool,
     },

@@ -38,14 +38,13 @@ pub(super) fn execute(cli: Cli) -> Result<ToolResult<(Outcome, Printed)>, String
     let ws = cli.workspace()?;
     let blocks = hashedit_blocks::TreeSitterBlocks::new();
     // Fingerprints served by earlier calls, so a 16-bit tag collision is
-    // caught across processes (FORMAT.md §6.1); only edit consults them.
-    // One process serves one call, so no served text is kept.
+    // caught across processes (FORMAT.md §6.1) and a write replaces only
+    // a file an earlier call read (§6.7); only edit and write consult
+    // them. One process serves one call, so no served text is kept.
     let session = Session::with_memory(SnapshotMemory::FingerprintsOnly);
     let registry = Registry::from_env();
-    let loaded = match &registry {
-        Some(registry) if cli.command.tool() == Some(ToolName::Edit) => {
-            registry.load_into(&session)
-        }
+    let loaded = match (&registry, cli.command.tool()) {
+        (Some(registry), Some(ToolName::Edit | ToolName::Write)) => registry.load_into(&session),
         _ => Vec::new(),
     };
     let generation = session.generation();

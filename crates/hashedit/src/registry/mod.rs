@@ -8,9 +8,10 @@
 //! record in a small file in the user's cache directory.
 //!
 //! The file is an append-only log (module `log`): a call appends the
-//! fingerprints it served, one line each (module `entry`), and only
-//! `edit`, the one command that consults earlier fingerprints (its tag
-//! check), reads the log first. So a `read` costs one small append instead
+//! fingerprints it served, one line each (module `entry`), and only the
+//! commands that consult earlier fingerprints read the log first: `edit`
+//! (its tag check) and `write` (which replaces only a file an earlier call
+//! read, FORMAT.md §6.7). So a `read` costs one small append instead
 //! of reading, merging and rewriting the whole file; a log that grew past
 //! 512 KiB is compacted to the newest 256 KiB by the append that grew it,
 //! keeping the entries of at most 1,024 files. Concurrent CLI processes

@@ -207,15 +207,22 @@ impl Ours {
             .map_err(|error| (error.kind, error.message))
     }
 
-    /// `write` without a tag.
-    pub(crate) fn write(&self, path: &str, content: &str) -> Reply {
+    /// The tag of `bytes` under this workspace's scheme.
+    pub(crate) fn tag_of(&self, bytes: &[u8]) -> String {
+        self.ws.tag_scheme().tag_of(bytes).to_string()
+    }
+
+    /// `write`, with the tag of the snapshot it means to replace when the
+    /// file exists (a sessionless write replaces a file only with its tag,
+    /// FORMAT.md §6.7).
+    pub(crate) fn write(&self, path: &str, content: &str, tag: Option<String>) -> Reply {
         let cx = ToolContext::new(&self.ws);
         Ours::reply(write(
             &cx,
             &WriteArgs {
                 path: path.to_string(),
                 content: content.to_string(),
-                tag: None,
+                tag,
                 force: None,
             },
         ))
