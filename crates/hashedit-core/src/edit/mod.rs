@@ -25,6 +25,7 @@ mod guard;
 mod history;
 mod indent;
 mod neighbours;
+mod parallel;
 mod reading;
 mod repair;
 mod report;

@@ -803,3 +803,63 @@ fn a_tag_of_the_other_scheme_is_named_as_such() {
         "{error}"
     );
 }
+
+#[test]
+fn a_new_key_beside_its_sibling_is_not_a_shift() {
+    // Issue 23's real edit: a new object key written on the line after
+    // the kept key it parallels, with the line it replaces edited too.
+    let file = "const fixes = {\n  addUFlag: (node) => fixer.insertTextAfter(node, \"u\"),\n  \
+                removeFlag: (node) => fixer.remove(node),\n};\n";
+    let out = edit_as(
+        "fixes.js",
+        file,
+        "PUT 3:\n+  addVFlag: (node) => fixer.insertTextAfter(node, \"v\"),\n+  removeFlag: \
+         (node, flag) => fixer.remove(node, flag),",
+    )
+    .unwrap();
+    assert_eq!(
+        String::from_utf8(out.bytes.clone()).unwrap(),
+        "const fixes = {\n  addUFlag: (node) => fixer.insertTextAfter(node, \"u\"),\n  addVFlag: \
+         (node) => fixer.insertTextAfter(node, \"v\"),\n  removeFlag: (node, flag) => \
+         fixer.remove(node, flag),\n};\n"
+    );
+    assert_eq!(said(&out), Vec::<String>::new());
+}
+
+#[test]
+fn a_typedef_replacing_the_line_below_its_sibling_is_not_a_shift() {
+    // Issue 23's other real edit: two `@typedef {import(…)} X` lines.
+    let file = "/**\n * @typedef {import('./compiler/types').ParseOptions} ParseOptions\n * @param \
+                {string} source\n */\n";
+    let out = edit_as(
+        "types.js",
+        file,
+        "PUT 3:\n+ * @typedef {import('./compiler/types').ParseResult} ParseResult",
+    )
+    .unwrap();
+    assert_eq!(
+        String::from_utf8(out.bytes.clone()).unwrap(),
+        "/**\n * @typedef {import('./compiler/types').ParseOptions} ParseOptions\n * @typedef \
+         {import('./compiler/types').ParseResult} ParseResult\n */\n"
+    );
+    assert_eq!(said(&out), Vec::<String>::new());
+}
+
+#[test]
+fn an_edited_value_of_the_key_above_is_still_a_shift() {
+    // The same neighbour with its value edited, sent one line low: the
+    // kept key would keep its old value.
+    let file =
+        "const limits = {\n  maxRetries: retries(30),\n  onFailure: (error) => log(error),\n};\n";
+    let message = refused(file, "PUT 3:\n+  maxRetries: retries(31),");
+    assert_eq!(
+        message.lines().next().unwrap(),
+        "f.go: PUT 3: (document line 2): the first body row reads as an edited copy of line 2 just \
+         above the range, which stays, more than of any line it replaces (line 3): written as sent, \
+         line 2 would keep its old text and line 3 would be overwritten. Nothing was written."
+    );
+    assert!(
+        message.contains("try: PUT 2:\n+  maxRetries: retries(31),"),
+        "{message}"
+    );
+}
