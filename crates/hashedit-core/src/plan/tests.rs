@@ -661,3 +661,58 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_last_kept_line_keeps_its_own_ending() {
+    // The new last line is an untouched line: its CRLF stays, whatever
+    // ending the deleted last line had.
+    assert_eq!(run("a\r\nb\n", "CUT 2").unwrap(), "a\r\n");
+    assert_eq!(run("a\nb\r\n", "CUT 2").unwrap(), "a\n");
+    // A row replacing a CRLF line keeps CRLF at the end of an LF-ended file.
+    assert_eq!(run("a\r\nb\n", "PUT 1:\n+A\nCUT 2").unwrap(), "A\r\n");
+}
+
+#[test]
+fn placed_says_where_each_hunks_rows_landed() {
+    let doc = parse("[f.txt#0000]\nPUT >1:\n+x\n+y\nPUT 3:\n+C\nCUT 2").unwrap();
+    let text = Text::decode(b"a\nb\nc\nd\n").unwrap();
+    let hunks = hunks_of(&doc, &text);
+    let applied = plan(&hunks, &text).unwrap().apply(&text);
+    assert_eq!(applied.bytes, b"a\nx\ny\nC\nd\n");
+    // Document lines 2, 5 and 7: the insert's rows are lines 2-3, the
+    // replacement is line 4, and after the deletion of b comes line 4.
+    let placed: Vec<(usize, usize, usize)> = applied
+        .placed
+        .iter()
+        .map(|p| (p.line, p.first, p.rows))
+        .collect();
+    assert_eq!(placed, [(2, 2, 2), (7, 4, 0), (5, 4, 1)]);
+}
+
+#[test]
+fn replacement_rows_take_the_endings_of_the_lines_they_replace() {
+    // A body shorter than its span: the last row ends as the span's last
+    // line (CRLF), not as the line it stands on (LF).
+    assert_eq!(
+        run("a\r\nb\nc\r\nd\n", "PUT 1.=3:\n+X\n+Y").unwrap(),
+        "X\r\nY\r\nd\n"
+    );
+    // A body longer than its span: rows past the span end as its last line.
+    assert_eq!(
+        run("a\nb\r\nc\nd\n", "PUT 2.=3:\n+X\n+Y\n+Z").unwrap(),
+        "a\nX\r\nY\nZ\nd\n"
+    );
+}
+
+#[test]
+fn a_deletion_focuses_its_neighbours_past_rows_inserted_at_other_gaps() {
+    // Deleting line 1: no row before it, so only the first line after it.
+    assert_eq!(focus("a\nb\nc\n", "CUT 1"), [1]);
+    // Rows inserted after line 1 and after the deleted span (new file a, x,
+    // y, d): x is line 2; the deletion focuses x before it and d (line 4)
+    // after the one row inserted at its own gap; y is line 3.
+    assert_eq!(
+        focus("a\nb\nc\nd\n", "PUT >1:\n+x\nCUT 2.=3\nPUT >3:\n+y"),
+        [2, 2, 4, 3]
+    );
+}
