@@ -330,9 +330,9 @@ const LIST_DIR_DESCRIPTION: &str = "\
 List one directory of the workspace (\".\" is the root), sorted by name; subdirectories end with /.";
 
 const WRITE_DESCRIPTION: &str = "\
-Create a file, or replace a whole file, with content written byte for byte (missing parent directories are created). To change part of an existing file, use edit.
+Create or replace a whole file with content written byte for byte (missing parent directories are created). To change part of an existing file, use edit.
 
-The reply shows the new header [path#TAG] with the file's rows, so you can edit next without reading. To replace a file, read it first (read_file, grep or an edit's preview) or pass the tag you saw; otherwise nothing is written. content is the file's real text: never paste a read reply (its header or N: prefixes) into it.";
+The reply shows the new header [path#TAG] with the file's rows, so you can edit next without reading. To replace a file, read it first (read_file, grep or an edit's preview) or pass its tag; else nothing is written. content is the file's real text: never paste a read reply (its header or N: prefixes) into it.";
 
 const EDIT_DESCRIPTION: &str = "\
 Change existing text files by line number, against snapshots you were shown. Use it, not other edit tools or the shell, for every change to an existing file. input is an edit document: for each file a header line [path#TAG], then ops.
