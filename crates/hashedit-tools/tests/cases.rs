@@ -85,6 +85,20 @@ impl Ws {
         )
     }
 
+    /// `write` over an existing file with its live tag, as a model that
+    /// read it sends (no session here).
+    fn write_after_read(&self, name: &str, content: &str) -> ToolResult<Outcome> {
+        hashedit_tools::write(
+            &self.cx(),
+            &WriteArgs {
+                path: name.into(),
+                content: content.into(),
+                tag: Some(self.tag(name)),
+                force: None,
+            },
+        )
+    }
+
     fn grep(&self, pattern: &str) -> ToolResult<Outcome> {
         hashedit_tools::grep(
             &self.cx(),
@@ -663,7 +677,7 @@ fn d14_write_is_literal_and_refuses_pasted_views() {
     );
     w.put("a.md", b"# Title\n");
     assert_eq!(
-        kind(w.write("a.md", "[a.md#1A2B]\n1:# Title\n2:text\n")),
+        kind(w.write_after_read("a.md", "[a.md#1A2B]\n1:# Title\n2:text\n")),
         ErrorKind::LooksLikeReadOutput
     );
     assert_eq!(w.bytes("a.md"), b"# Title\n");
@@ -749,7 +763,7 @@ fn trial_write_of_binary_content_issues_no_tag() {
     // Pasted grep output is refused like pasted read output.
     w.put("a.md", b"# Title\n");
     assert_eq!(
-        kind(w.write("a.md", "[a.md#1A2B]\n1 | # Title\n")),
+        kind(w.write_after_read("a.md", "[a.md#1A2B]\n1 | # Title\n")),
         ErrorKind::LooksLikeReadOutput
     );
 }

@@ -259,3 +259,32 @@ fn a_file_that_is_not_text_can_be_replaced_only_with_force() {
         NEW
     );
 }
+
+/// Numbered rows sent over an unread file: the read check speaks first, so
+/// the `force` the pasted-content refusal offers is never the model's
+/// first word about a file it has not read. Once read, the content is
+/// refused as pasted read output.
+#[test]
+fn pasted_rows_over_an_unread_file_are_refused_as_unread_first() {
+    let w = Ws::new();
+    let pasted = WriteArgs {
+        path: "notes.txt".into(),
+        content: "1:a\n2:b\n".into(),
+        tag: None,
+        force: None,
+    };
+    let err = hashedit_tools::write(&w.cx(), &pasted).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::UnreadFile);
+    assert_eq!(err.message, UNREAD_MCP);
+    assert_eq!(w.notes(), OLD);
+    w.read();
+    let err = hashedit_tools::write(&w.cx(), &pasted).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::LooksLikeReadOutput);
+    assert_eq!(
+        err.message,
+        "the content for notes.txt is numbered rows (N:text, counting up), like read output; \
+         nothing was written. Send the file's exact text without the header and without the N: \
+         prefixes; if the file really holds these lines, send it again with force: true"
+    );
+    assert_eq!(w.notes(), OLD);
+}

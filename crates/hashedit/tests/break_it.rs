@@ -424,7 +424,9 @@ fn write_of_numbered_rows_without_a_header_is_refused_unless_forced() {
     // Break-it pass: `1:foo\n2:bar\n`, exactly what read prints, was
     // written verbatim.
     let rows = "1:foo\n2:bar\n";
-    let out = run(dir.path(), &["write", "a.txt"], rows);
+    // The registry is off here: the live tag stands for a read of a.txt.
+    let live = tag(b"old\n");
+    let out = run(dir.path(), &["write", "a.txt", "--tag", &live], rows);
     assert_eq!(
         (out.code, out.stdout.as_str(), out.stderr),
         (
@@ -434,7 +436,11 @@ fn write_of_numbered_rows_without_a_header_is_refused_unless_forced() {
         )
     );
     let with_header = format!("[a.txt#{}]\n{rows}", tag(b"old\n"));
-    let out = run(dir.path(), &["write", "a.txt"], &with_header);
+    let out = run(
+        dir.path(),
+        &["write", "a.txt", "--tag", &live],
+        &with_header,
+    );
     assert_eq!(
         (out.code, out.stdout.as_str(), out.stderr),
         (
@@ -447,7 +453,11 @@ fn write_of_numbered_rows_without_a_header_is_refused_unless_forced() {
         fs::read_to_string(dir.path().join("a.txt")).unwrap(),
         "old\n"
     );
-    let json = run(dir.path(), &["--json", "write", "a.txt"], rows);
+    let json = run(
+        dir.path(),
+        &["--json", "write", "a.txt", "--tag", &live],
+        rows,
+    );
     assert!(
         json.stdout
             .starts_with("{\"error\":{\"kind\":\"looks_like_read_output\""),

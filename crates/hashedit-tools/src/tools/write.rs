@@ -100,9 +100,12 @@ fn write_in(cx: &ToolContext, args: &WriteArgs) -> ToolResult<Outcome> {
     let resolved = ws.resolve(&args.path, Resolve::MayCreate)?;
     ws.check_writable(&resolved)?;
     let display = resolved.display.clone();
-    if args.force != Some(true) {
-        check_pasted(&args.content, &display, cx.surface)?;
-    }
+    // Over an existing file, the read check speaks first: the pasted-content
+    // refusal offers `force`, which would also replace a file nobody read.
+    let pasted = match args.force {
+        Some(true) => Ok(()),
+        _ => check_pasted(&args.content, &display, cx.surface),
+    };
     check_size(&args.content, &display)?;
     let bytes = args.content.as_bytes();
     let (created, notice) = if resolved.exists {
@@ -111,8 +114,12 @@ fn write_in(cx: &ToolContext, args: &WriteArgs) -> ToolResult<Outcome> {
             (None, Some(true)) => Proof::Force,
             (None, _) => Proof::Session,
         };
-        (false, replace_existing(cx, &resolved, proof, bytes)?)
+        (
+            false,
+            replace_existing(cx, &resolved, proof, pasted, bytes)?,
+        )
     } else {
+        pasted?;
         if expected_tag.is_some() {
             return Err(ToolError::new(
                 ErrorKind::NotFound,
@@ -222,11 +229,13 @@ enum Proof {
 }
 
 /// Replaces an existing file under its lock, once `proof` holds for the
-/// live file (checked under the lock); returns the notice for the reply.
+/// live file (checked under the lock) and then `pasted`, the verdict on the
+/// content, is `Ok`; returns the notice for the reply.
 fn replace_existing(
     cx: &ToolContext,
     resolved: &ResolvedPath,
     proof: Proof,
+    pasted: ToolResult<()>,
     bytes: &[u8],
 ) -> ToolResult<Option<String>> {
     let (ws, display) = (cx.ws, &resolved.display);
@@ -258,6 +267,7 @@ fn replace_existing(
         };
         return Err(ToolError::new(ErrorKind::StaleTag, message));
     }
+    pasted?;
     let mut notices: Vec<String> = live_text
         .is_err()
         .then(|| "the previous content was not UTF-8 text; it was replaced whole".to_string())
