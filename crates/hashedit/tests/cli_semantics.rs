@@ -257,6 +257,8 @@ fn edit_help_explains_the_format_in_one_screen() {
         "PUT <1:",
         "CUT 9.=10",
         "PUT 12*:",
+        "CUT 30*",
+        "SUB 14:",
         "REM",
         "MV ",
         "'++x' writes '+x'",

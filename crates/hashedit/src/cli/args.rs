@@ -242,13 +242,13 @@ Apply a hashline edit document (stdin or --input); all or nothing: on any error 
   [src/app.py#A1B2]   a section: path and TAG from the latest read/grep/edit/write header
   PUT 2:              replace line 2 with the + rows below it
   +print(\"hi\")
-  PUT 4.=6:           replace lines 4..6 (also 4-6, 4..6)
-  +x = 1
-  PUT <1:             insert before line 1 (PUT >7: after line 7, PUT >$: at the end)
-  +#!/usr/bin/env python3
+  PUT 4.=6:           replace lines 4..6 (also 4-6, 4..6) with the + rows below it
+  PUT <1:             insert rows before line 1 (PUT >7: after line 7, PUT >$: at the end)
   CUT 9.=10           delete lines 9..10 (no colon, no rows)
-  PUT 12*:            replace the block (function, class...) starting on line 12
-  CUT 30*             delete the block starting on line 30
+  PUT 12*:            replace the block (function, class...) on line 12; CUT 30* deletes one
+  SUB 14:             replace the - text, found exactly once in line 14, by the + rows
+  -count > 10         (SUB 14.=16: within lines 14..16, SUB: anywhere); whole lines restated
+  +count >= 10        as - rows make a range one line off fail closed
   REM                 delete the file (alone in its section); MV new/path.py moves it
 
 Every body row starts with '+'; exactly one '+' is removed ('++x' writes '+x', a lone '+' writes
