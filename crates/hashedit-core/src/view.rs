@@ -168,7 +168,7 @@ fn no_row_fits(
     };
     format!(
         "[line {line} is {} {} long, more than fits in the output budget of {max_output_bytes} bytes; \
-         no rows shown; {}. {after}, replace it whole with PUT {line}:]",
+         no rows shown; {}. {after}, edit part of it with SUB {line}: or all of it with PUT {line}:]",
         stop.line_bytes,
         plural(
             usize::try_from(stop.line_bytes).unwrap_or(usize::MAX),
@@ -631,7 +631,7 @@ mod tests {
                  300 bytes; no rows shown; read_file with offset: 2, limit: 1 shows it only under an \
                  output budget of at least 679 bytes, more than this one of 300 (the server's \
                  --max-output-bytes); grep for the part you need. To read the lines after it, call \
-                 read_file with offset: 3; to change it, replace it whole with PUT 2:]"
+                 read_file with offset: 3; to change it, edit part of it with SUB 2: or all of it with PUT 2:]"
             )
         );
         // A window cut before such a line names the offset that goes on.
@@ -656,7 +656,7 @@ mod tests {
                  300 bytes; no rows shown; read_file with offset: 2, limit: 1 shows it only under an \
                  output budget of at least 679 bytes, more than this one of 300 (the server's \
                  --max-output-bytes); grep for the part you need. It is the last line; to change it, \
-                 replace it whole with PUT 2:]"
+                 edit part of it with SUB 2: or all of it with PUT 2:]"
             )
         );
     }

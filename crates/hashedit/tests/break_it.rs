@@ -277,7 +277,7 @@ fn a_line_too_long_to_show_gives_the_offset_to_read_past_it() {
                 "[long.txt#{t}]\n\n[line 2 is 70000 bytes long, more than fits in the output budget of 64000 \
                  bytes; no rows shown; read --offset 2 --limit 1 \
                  --max-output-bytes 70179 shows it. To read the lines after it, run read with --offset 3; to change it, \
-                 replace it whole with PUT 2:]\n"
+                 edit part of it with SUB 2: or all of it with PUT 2:]\n"
             )
             .as_str(),
             ""
@@ -807,8 +807,8 @@ fn every_hint_about_a_huge_line_names_the_budget_that_shows_it() {
             format!(
                 "[huge.txt#{t2}]\n\n[line 2 is 200000 bytes long, more than fits in the output budget of \
                  64000 bytes; no rows shown; read --offset 2 --limit 1 --max-output-bytes 200179 shows \
-                 it. To read the lines after it, run read with --offset 3; to change it, replace it \
-                 whole with PUT 2:]\n"
+                 it. To read the lines after it, run read with --offset 3; to change it, edit part \
+                 of it with SUB 2: or all of it with PUT 2:]\n"
             )
             .as_str(),
             ""
