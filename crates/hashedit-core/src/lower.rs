@@ -383,14 +383,23 @@ impl Word for LowerError {
                 op,
                 within,
                 occurrences,
-            } => write!(
-                f,
-                "{op}: the old text occurs {} times in {}, starting on lines {occurrences}; a SUB \
-                 replaces one occurrence: give a locator holding only the one you mean (SUB N: or \
-                 SUB N.=M:), or more of its text",
-                occurrences.count,
-                searched(*within)
-            ),
+            } => match occurrences.lines[..] {
+                // No line locator can tell apart occurrences on one line.
+                [line] if occurrences.more_lines == 0 => write!(
+                    f,
+                    "{op}: the old text occurs {} times, all on line {line}; a SUB replaces one \
+                     occurrence: give more of its text, enough to hold only the one you mean",
+                    occurrences.count
+                ),
+                _ => write!(
+                    f,
+                    "{op}: the old text occurs {} times in {}, starting on lines {occurrences}; a \
+                     SUB replaces one occurrence: give a locator holding only the one you mean \
+                     (SUB N: or SUB N.=M:), or more of its text",
+                    occurrences.count,
+                    searched(*within)
+                ),
+            },
         }
     }
 }

@@ -186,6 +186,20 @@ fn old_text_found_more_than_once_is_refused_listing_each_line() {
 }
 
 #[test]
+fn occurrences_on_one_line_ask_for_more_text_not_a_locator() {
+    let (class, text) = missed("a = [1, 1];\n", "SUB 1:\n-1\n+2\n");
+    assert_eq!(class, FailureClass::AmbiguousMatch);
+    assert!(
+        text.starts_with(
+            "f.txt: SUB 1: (document line 2): the old text occurs 2 times, all on line 1; a SUB \
+             replaces one occurrence: give more of its text, enough to hold only the one you mean; \
+             nothing was written"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
 fn sub_mixes_with_put_and_cut_on_the_original_lines() {
     let edit = edit(
         FILE,
