@@ -26,8 +26,9 @@ pub use crate::problem::{ForeignShape, LocatorProblem, ParseError, Problem, RowS
 use crate::problem::err;
 use op::{Keyword, lowercase_op_parses, rows_after, split_keyword};
 use repair::{
-    bare_row_fix, bracketless_header_fix, corrected_op, decorated_header_fix, foreign_shape,
-    foreign_verb_fix, is_view_metadata, missing_verb_fix, numbered_body, outer_fence, row_shape,
+    bare_row_fix, bracketless_header_fix, corrected_op, corrected_sub, decorated_header_fix,
+    foreign_shape, foreign_verb_fix, is_view_metadata, missing_verb_fix, numbered_body,
+    outer_fence, row_shape,
 };
 
 /// Parses an edit document.
@@ -411,12 +412,30 @@ impl Parser {
         let Some(open) = self.open.take() else {
             return Ok(());
         };
-        if let PutTarget::Substitute(_) = open.target {
+        if let PutTarget::Substitute(within) = open.target {
             if open.old.concat().is_empty() && open.old.len() < 2 {
                 return Err(err(open.line, &open.text, Problem::SubWithoutOld, None));
             }
+            // `+` rows numbered as a read prints them, under `-` rows that
+            // are not (the file's text is not numbered so): refused with
+            // the rows unnumbered, or written as sent under force.
+            let pasted = numbered_body(open.target, &open.body)
+                .filter(|_| numbered_body(open.target, &open.old).is_none())
+                .map(|stripped| {
+                    let fix = corrected_sub(within, &open.old, &stripped);
+                    Pasted::Numbered {
+                        stripped,
+                        first: 0,
+                        refusal: Box::new(err(
+                            open.line,
+                            &open.text,
+                            Problem::NumberedBody,
+                            Some(fix),
+                        )),
+                    }
+                });
             let kind = open.target.with_body(open.old, open.body);
-            self.push_op(open.line, kind);
+            self.push_pasted_op(open.line, kind, pasted);
             return Ok(());
         }
         let mut pasted = None;

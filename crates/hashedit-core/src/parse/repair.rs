@@ -175,6 +175,21 @@ pub(super) fn corrected_op(target: PutTarget, rows: &[String]) -> String {
     fix
 }
 
+/// A `SUB` within `within` as it reads with these old and new rows: the
+/// fix offered for rows pasted from a read.
+pub(super) fn corrected_sub(within: Option<Target>, old: &[String], rows: &[String]) -> String {
+    let mut fix = corrected_op(PutTarget::Substitute(within), &[]);
+    for row in old {
+        fix.push_str("\n-");
+        fix.push_str(row);
+    }
+    for row in rows {
+        fix.push_str("\n+");
+        fix.push_str(row);
+    }
+    fix
+}
+
 /// The rows without their prefixes when every row of a body starts with
 /// `N:` and the numbers count up by one from the op's own line (for an
 /// insert, from its anchor or the line after it; for an insert at the end,
@@ -201,8 +216,10 @@ pub(super) fn numbered_body(target: PutTarget, body: &[String]) -> Option<Vec<St
         // could be the end's; one row (`12:30 standup` appended) is too
         // little evidence, several counting up are not.
         PutTarget::Insert(Gap::End) => return (body.len() >= 2).then_some(stripped),
-        // A substitution's rows are checked against the file's text anyway.
-        PutTarget::Substitute(_) => return None,
+        PutTarget::Substitute(Some(Target::Lines(range))) => &[range.start],
+        PutTarget::Substitute(Some(Target::Block(n))) => &[n],
+        // Anywhere in the file: as for an insert at the end.
+        PutTarget::Substitute(None) => return (body.len() >= 2).then_some(stripped),
     };
     expected.contains(&first).then_some(stripped)
 }

@@ -304,3 +304,29 @@ fn a_sub_in_a_long_line_previews_the_line_around_the_change_only() {
         )
     );
 }
+
+#[test]
+fn new_rows_numbered_as_a_read_prints_them_are_refused_unnumbered() {
+    let (class, text) = missed("a\nfoo\nc\n", "SUB 2:\n-foo\n+2:bar\n");
+    assert_eq!(class, FailureClass::ParseError);
+    assert_eq!(
+        text,
+        "f.txt: edit document line 2: every body row starts with a line number, as copied from a \
+         read (N:text), and the snapshot cannot confirm them as the replaced lines'; a + row holds \
+         only the line's text, so rows copied from a read are written as below. If the text really \
+         starts with those numbers, send the same document again with force set: force writes \
+         every row exactly as sent, numbers included\n  2 | SUB 2:\ntry:\n  SUB 2:\n  -foo\n  \
+         +bar\nNothing was written.\n\nLive snapshot (copy this header and these line numbers to \
+         retry):\n[f.txt#6DA1]\n1:a\n2:foo\n3:c"
+    );
+    // Old text numbered too: the file's own text is numbered so.
+    assert_eq!(
+        written("1:x\n2:foo\n", "SUB 2:\n-2:foo\n+2:bar\n"),
+        "1:x\n2:bar\n"
+    );
+    // One row numbered otherwise (a time, not the line's number) is text.
+    assert_eq!(
+        written("a\nfoo\nc\n", "SUB 2:\n-foo\n+12:30 standup\n"),
+        "a\n12:30 standup\nc\n"
+    );
+}
