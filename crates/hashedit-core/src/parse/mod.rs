@@ -413,30 +413,7 @@ impl Parser {
             return Ok(());
         };
         if let PutTarget::Substitute(within) = open.target {
-            if open.old.concat().is_empty() && open.old.len() < 2 {
-                return Err(err(open.line, &open.text, Problem::SubWithoutOld, None));
-            }
-            // `+` rows numbered as a read prints them, under `-` rows that
-            // are not (the file's text is not numbered so): refused with
-            // the rows unnumbered, or written as sent under force.
-            let pasted = numbered_body(open.target, &open.body)
-                .filter(|_| numbered_body(open.target, &open.old).is_none())
-                .map(|stripped| {
-                    let fix = corrected_sub(within, &open.old, &stripped);
-                    Pasted::Numbered {
-                        stripped,
-                        first: 0,
-                        refusal: Box::new(err(
-                            open.line,
-                            &open.text,
-                            Problem::NumberedBody,
-                            Some(fix),
-                        )),
-                    }
-                });
-            let kind = open.target.with_body(open.old, open.body);
-            self.push_pasted_op(open.line, kind, pasted);
-            return Ok(());
+            return self.close_sub(open, within);
         }
         let mut pasted = None;
         if let Some((line, text)) = open.minus_rows.first() {
@@ -488,6 +465,30 @@ impl Parser {
             return Err(err(open.line, &open.text, Problem::EmptyBody, fix));
         }
         let kind = open.target.with_body(Vec::new(), open.body);
+        self.push_pasted_op(open.line, kind, pasted);
+        Ok(())
+    }
+
+    /// Ends the open `SUB` body, whose lines lie `within` (`None`: the
+    /// whole file).
+    fn close_sub(&mut self, open: OpenPut, within: Option<Target>) -> Result<(), ParseError> {
+        if open.old.concat().is_empty() && open.old.len() < 2 {
+            return Err(err(open.line, &open.text, Problem::SubWithoutOld, None));
+        }
+        // `+` rows numbered as a read prints them, under `-` rows that
+        // are not (the file's text is not numbered so): refused with
+        // the rows unnumbered, or written as sent under force.
+        let pasted = numbered_body(open.target, &open.body)
+            .filter(|_| numbered_body(open.target, &open.old).is_none())
+            .map(|stripped| {
+                let fix = corrected_sub(within, &open.old, &stripped);
+                Pasted::Numbered {
+                    stripped,
+                    first: 0,
+                    refusal: Box::new(err(open.line, &open.text, Problem::NumberedBody, Some(fix))),
+                }
+            });
+        let kind = open.target.with_body(open.old, open.body);
         self.push_pasted_op(open.line, kind, pasted);
         Ok(())
     }
