@@ -314,24 +314,29 @@ mod tests {
     use crate::parse::parse;
     use crate::plan::plan;
 
+    /// The hunks of the one-section document `ops`, lowered on `served`.
+    fn hunks_on(served: &Text, ops: &str) -> Vec<crate::hunk::Hunk> {
+        let doc = parse(&format!("[f#0000]\n{ops}")).unwrap();
+        lower(
+            &doc.sections[0],
+            "f",
+            served,
+            None,
+            &mut Registers::default(),
+        )
+        .unwrap()
+        .hunks
+    }
+
     fn text(s: &str) -> Text<'_> {
         Text::decode(s.as_bytes()).unwrap()
     }
 
     /// Rebases the ops of `doc` from `served` onto `live` and applies them.
     fn run(served: &str, live: &str, ops: &str) -> Result<(String, isize), RebaseRefusal> {
-        let doc = parse(&format!("[f#0000]\n{ops}")).unwrap();
         let live_text = text(live);
         let served_text = text(served);
-        let hunks = lower(
-            &doc.sections[0],
-            "f",
-            &served_text,
-            None,
-            &mut Registers::default(),
-        )
-        .unwrap()
-        .hunks;
+        let hunks = hunks_on(&served_text, ops);
         let rebased = rebase(&hunks, &served_text, &live_text, RebaseLimit::Unlimited)?;
         let applied = plan(&rebased.hunks, &live_text).unwrap().apply(&live_text);
         Ok((String::from_utf8(applied.bytes).unwrap(), rebased.shift))
@@ -519,16 +524,7 @@ mod tests {
         let live = "new\na\nb\nc\nd\ne\nf\ng\nh\n";
         let served_text = text(SERVED);
         let live_text = text(live);
-        let doc = parse("[f#0000]\nPUT 5:\n+E").unwrap();
-        let hunks = lower(
-            &doc.sections[0],
-            "f",
-            &served_text,
-            None,
-            &mut Registers::default(),
-        )
-        .unwrap()
-        .hunks;
+        let hunks = hunks_on(&served_text, "PUT 5:\n+E");
         let now = Instant::now();
         let past = now
             .checked_sub(std::time::Duration::from_secs(1))
